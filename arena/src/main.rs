@@ -1,0 +1,2 @@
+//! arena
+fn main() {}

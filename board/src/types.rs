@@ -1,0 +1,493 @@
+//! The vocabulary of the board: colours, piece kinds, pieces, files, ranks
+//! and squares, each as its own small `Copy` type.
+
+use std::fmt;
+use std::ops::{Index, IndexMut, Not};
+use std::str::FromStr;
+
+/// One side of the game. Red moves first and sits at ranks 0–4.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Color {
+    /// The side at the bottom (ranks 0–4), upper-case FEN letters, moves first.
+    Red = 0,
+    /// The side at the top (ranks 5–9), lower-case FEN letters.
+    Black = 1,
+}
+
+impl Color {
+    /// Number of colours.
+    pub const NUM: usize = 2;
+    /// Both colours, Red first.
+    pub const ALL: [Color; 2] = [Color::Red, Color::Black];
+
+    /// Index 0 for Red, 1 for Black.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The other colour.
+    #[inline]
+    #[must_use]
+    pub const fn opposite(self) -> Color {
+        match self {
+            Color::Red => Color::Black,
+            Color::Black => Color::Red,
+        }
+    }
+
+    /// FEN side letter: `w` for Red (the UCCI convention), `b` for Black.
+    pub const fn fen_char(self) -> char {
+        match self {
+            Color::Red => 'w',
+            Color::Black => 'b',
+        }
+    }
+}
+
+impl Not for Color {
+    type Output = Color;
+    #[inline]
+    fn not(self) -> Color {
+        self.opposite()
+    }
+}
+
+impl fmt::Display for Color {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Color::Red => "Red",
+            Color::Black => "Black",
+        })
+    }
+}
+
+/// A pair of values, one per colour, indexed by [`Color`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ByColor<T> {
+    /// Red's value.
+    pub red: T,
+    /// Black's value.
+    pub black: T,
+}
+
+impl<T> ByColor<T> {
+    /// Builds the pair from a function of the colour.
+    pub fn new_with(mut f: impl FnMut(Color) -> T) -> ByColor<T> {
+        ByColor { red: f(Color::Red), black: f(Color::Black) }
+    }
+}
+
+impl<T> Index<Color> for ByColor<T> {
+    type Output = T;
+    #[inline]
+    fn index(&self, color: Color) -> &T {
+        match color {
+            Color::Red => &self.red,
+            Color::Black => &self.black,
+        }
+    }
+}
+
+impl<T> IndexMut<Color> for ByColor<T> {
+    #[inline]
+    fn index_mut(&mut self, color: Color) -> &mut T {
+        match color {
+            Color::Red => &mut self.red,
+            Color::Black => &mut self.black,
+        }
+    }
+}
+
+/// The seven kinds of piece, with the chess-style names Pikafish and
+/// ElephantEye use (see the crate documentation for the aliases).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum PieceKind {
+    /// General 帅/将, `K`.
+    King = 0,
+    /// Advisor 仕/士, `A`.
+    Advisor = 1,
+    /// Elephant 相/象, `B` (also `E` on input).
+    Bishop = 2,
+    /// Horse 马, `N` (also `H` on input).
+    Knight = 3,
+    /// Chariot 车, `R`.
+    Rook = 4,
+    /// Cannon 炮, `C`.
+    Cannon = 5,
+    /// Soldier 兵/卒, `P`.
+    Pawn = 6,
+}
+
+impl PieceKind {
+    /// Number of piece kinds.
+    pub const NUM: usize = 7;
+    /// Every kind, in index order.
+    pub const ALL: [PieceKind; 7] = [
+        PieceKind::King,
+        PieceKind::Advisor,
+        PieceKind::Bishop,
+        PieceKind::Knight,
+        PieceKind::Rook,
+        PieceKind::Cannon,
+        PieceKind::Pawn,
+    ];
+
+    /// Index 0–6.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// How many of this kind each side has at the start, the most it can have.
+    pub const fn max_count(self) -> u8 {
+        match self {
+            PieceKind::King => 1,
+            PieceKind::Pawn => 5,
+            _ => 2,
+        }
+    }
+
+    /// Upper-case FEN letter (`K A B N R C P`).
+    pub const fn upper_char(self) -> char {
+        match self {
+            PieceKind::King => 'K',
+            PieceKind::Advisor => 'A',
+            PieceKind::Bishop => 'B',
+            PieceKind::Knight => 'N',
+            PieceKind::Rook => 'R',
+            PieceKind::Cannon => 'C',
+            PieceKind::Pawn => 'P',
+        }
+    }
+
+    /// Reads a FEN letter of either case, including the `E`/`H` synonyms.
+    pub const fn from_char(c: char) -> Option<PieceKind> {
+        Some(match c.to_ascii_uppercase() {
+            'K' => PieceKind::King,
+            'A' => PieceKind::Advisor,
+            'B' | 'E' => PieceKind::Bishop,
+            'N' | 'H' => PieceKind::Knight,
+            'R' => PieceKind::Rook,
+            'C' => PieceKind::Cannon,
+            'P' => PieceKind::Pawn,
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for PieceKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            PieceKind::King => "general",
+            PieceKind::Advisor => "advisor",
+            PieceKind::Bishop => "elephant",
+            PieceKind::Knight => "horse",
+            PieceKind::Rook => "chariot",
+            PieceKind::Cannon => "cannon",
+            PieceKind::Pawn => "soldier",
+        })
+    }
+}
+
+/// A coloured piece, packed as `color * 7 + kind` (0–13).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Piece(u8);
+
+impl Piece {
+    /// Number of distinct pieces.
+    pub const NUM: usize = 14;
+
+    /// The piece of this colour and kind.
+    #[inline]
+    pub const fn new(color: Color, kind: PieceKind) -> Piece {
+        Piece(color as u8 * 7 + kind as u8)
+    }
+
+    /// Index 0–13 (Red's kinds, then Black's).
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The piece with index `i`, if `i < 14`.
+    pub const fn from_index(i: usize) -> Option<Piece> {
+        if i < 14 { Some(Piece(i as u8)) } else { None }
+    }
+
+    /// Its colour.
+    #[inline]
+    pub const fn color(self) -> Color {
+        if self.0 < 7 { Color::Red } else { Color::Black }
+    }
+
+    /// Its kind.
+    #[inline]
+    pub const fn kind(self) -> PieceKind {
+        PieceKind::ALL[(self.0 % 7) as usize]
+    }
+
+    /// FEN letter: upper case for Red, lower case for Black.
+    pub const fn to_char(self) -> char {
+        let c = self.kind().upper_char();
+        match self.color() {
+            Color::Red => c,
+            Color::Black => c.to_ascii_lowercase(),
+        }
+    }
+
+    /// Reads a FEN letter (case gives the colour; `E`/`H` accepted).
+    pub const fn from_char(c: char) -> Option<Piece> {
+        match PieceKind::from_char(c) {
+            Some(kind) => {
+                let color = if c.is_ascii_uppercase() { Color::Red } else { Color::Black };
+                Some(Piece::new(color, kind))
+            }
+            None => None,
+        }
+    }
+}
+
+impl fmt::Display for Piece {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.to_char())
+    }
+}
+
+/// A file, `a` (Red's left) to `i`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct File(u8);
+
+impl File {
+    /// Number of files.
+    pub const NUM: usize = 9;
+
+    /// File `i` (0 = `a`), if `i < 9`.
+    pub const fn new(i: u8) -> Option<File> {
+        if i < 9 { Some(File(i)) } else { None }
+    }
+    /// Index 0–8.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+    /// The left-right mirror (`a` ↔ `i`).
+    #[must_use]
+    pub const fn mirror(self) -> File {
+        File(8 - self.0)
+    }
+    /// Its letter.
+    pub const fn to_char(self) -> char {
+        (b'a' + self.0) as char
+    }
+}
+
+/// A rank, 0 (Red's back rank) to 9 (Black's back rank).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Rank(u8);
+
+impl Rank {
+    /// Number of ranks.
+    pub const NUM: usize = 10;
+
+    /// Rank `i`, if `i < 10`.
+    pub const fn new(i: u8) -> Option<Rank> {
+        if i < 10 { Some(Rank(i)) } else { None }
+    }
+    /// Index 0–9.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+    /// The colour flip (0 ↔ 9).
+    #[must_use]
+    pub const fn flip(self) -> Rank {
+        Rank(9 - self.0)
+    }
+    /// Its digit.
+    pub const fn to_char(self) -> char {
+        (b'0' + self.0) as char
+    }
+    /// The same rank counted from `color`'s own back rank (0–9).
+    pub const fn relative_to(self, color: Color) -> u8 {
+        match color {
+            Color::Red => self.0,
+            Color::Black => 9 - self.0,
+        }
+    }
+}
+
+/// One of the 90 points, numbered `rank * 9 + file` (a0 = 0, i9 = 89).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Square(u8);
+
+impl Square {
+    /// Number of squares.
+    pub const NUM: usize = 90;
+
+    /// The square at `file`, `rank`.
+    #[inline]
+    pub const fn new(file: File, rank: Rank) -> Square {
+        Square(rank.0 * 9 + file.0)
+    }
+
+    /// The square with index `i`, if `i < 90`.
+    #[inline]
+    pub const fn from_index(i: usize) -> Option<Square> {
+        if i < 90 { Some(Square(i as u8)) } else { None }
+    }
+
+    /// The square with index `i`.
+    ///
+    /// # Panics
+    /// If `i >= 90`.
+    #[inline]
+    #[track_caller]
+    pub const fn from_index_panicking(i: usize) -> Square {
+        assert!(i < 90, "square index out of range");
+        Square(i as u8)
+    }
+
+    /// The square at file index `file` (0–8) and rank index `rank` (0–9),
+    /// if both are on the board.
+    #[inline]
+    pub const fn from_coords(file: i32, rank: i32) -> Option<Square> {
+        if file >= 0 && file < 9 && rank >= 0 && rank < 10 {
+            Some(Square((rank * 9 + file) as u8))
+        } else {
+            None
+        }
+    }
+
+    /// Index 0–89.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+    /// Its file.
+    #[inline]
+    pub const fn file(self) -> File {
+        File(self.0 % 9)
+    }
+    /// Its rank.
+    #[inline]
+    pub const fn rank(self) -> Rank {
+        Rank(self.0 / 9)
+    }
+
+    /// The square `df` files and `dr` ranks away, if on the board.
+    #[inline]
+    pub const fn offset(self, df: i32, dr: i32) -> Option<Square> {
+        Square::from_coords((self.0 % 9) as i32 + df, (self.0 / 9) as i32 + dr)
+    }
+
+    /// Left-right mirror (file a ↔ i).
+    #[inline]
+    #[must_use]
+    pub const fn mirror(self) -> Square {
+        Square(self.0 / 9 * 9 + (8 - self.0 % 9))
+    }
+
+    /// Colour flip (rank r ↔ 9 − r).
+    #[inline]
+    #[must_use]
+    pub const fn flip(self) -> Square {
+        Square((9 - self.0 / 9) * 9 + self.0 % 9)
+    }
+
+    /// Whether the square is in `color`'s palace (files d–f, its ranks 0–2).
+    pub const fn in_palace(self, color: Color) -> bool {
+        let f = self.0 % 9;
+        let r = self.rank().relative_to(color);
+        f >= 3 && f <= 5 && r <= 2
+    }
+
+    /// Whether the square is on `color`'s own side of the river.
+    pub const fn on_own_side(self, color: Color) -> bool {
+        self.rank().relative_to(color) <= 4
+    }
+
+    /// All 90 squares in index order.
+    pub fn all() -> impl Iterator<Item = Square> {
+        (0..90u8).map(Square)
+    }
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.file().to_char(), self.rank().to_char())
+    }
+}
+
+/// Why a square name could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseSquareError;
+
+impl fmt::Display for ParseSquareError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a square is a file a-i followed by a rank 0-9")
+    }
+}
+
+impl std::error::Error for ParseSquareError {}
+
+impl FromStr for Square {
+    type Err = ParseSquareError;
+    fn from_str(s: &str) -> Result<Square, ParseSquareError> {
+        match s.as_bytes() {
+            [f, r] => {
+                let f = f.to_ascii_lowercase();
+                if (b'a'..=b'i').contains(&f) && r.is_ascii_digit() {
+                    Ok(Square((r - b'0') * 9 + (f - b'a')))
+                } else {
+                    Err(ParseSquareError)
+                }
+            }
+            _ => Err(ParseSquareError),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn square_names_round_trip() {
+        for sq in Square::all() {
+            assert_eq!(sq.to_string().parse::<Square>(), Ok(sq));
+            assert_eq!(sq.mirror().mirror(), sq);
+            assert_eq!(sq.flip().flip(), sq);
+        }
+        assert_eq!("a0".parse::<Square>().map(Square::index), Ok(0));
+        assert_eq!("I9".parse::<Square>().map(Square::index), Ok(89));
+        assert!("j0".parse::<Square>().is_err());
+        assert!("a10".parse::<Square>().is_err());
+        assert!("".parse::<Square>().is_err());
+    }
+
+    #[test]
+    fn pieces_round_trip() {
+        for i in 0..Piece::NUM {
+            let p = Piece::from_index(i).unwrap();
+            assert_eq!(Piece::from_char(p.to_char()), Some(p));
+            assert_eq!(Piece::new(p.color(), p.kind()), p);
+        }
+        assert_eq!(Piece::from_char('H'), Some(Piece::new(Color::Red, PieceKind::Knight)));
+        assert_eq!(Piece::from_char('e'), Some(Piece::new(Color::Black, PieceKind::Bishop)));
+        assert_eq!(Piece::from_char('x'), None);
+    }
+
+    #[test]
+    fn palace_and_river() {
+        let e0: Square = "e0".parse().unwrap();
+        assert!(e0.in_palace(Color::Red));
+        assert!(!e0.in_palace(Color::Black));
+        let d9: Square = "d9".parse().unwrap();
+        assert!(d9.in_palace(Color::Black));
+        assert!("a4".parse::<Square>().unwrap().on_own_side(Color::Red));
+        assert!(!"a5".parse::<Square>().unwrap().on_own_side(Color::Red));
+    }
+}

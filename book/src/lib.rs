@@ -1,0 +1,1 @@
+//! Chariot opening books.

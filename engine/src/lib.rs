@@ -1,0 +1,1 @@
+//! Chariot search engine.

@@ -1,0 +1,2 @@
+//! The chariot binary.
+fn main() {}

@@ -1,0 +1,1 @@
+//! Black-box test suites for Chariot; the tests live in `tests/`.
