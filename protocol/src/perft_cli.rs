@@ -1,0 +1,128 @@
+//! `chariot perft`: divide output for one position, or a whole EPD suite
+//! checked against its stored counts.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use board::{Position, START_FEN};
+
+/// Arguments of `chariot perft`.
+#[derive(clap::Args)]
+pub struct PerftArgs {
+    /// Depth in plies (with --epd: the deepest depth to check; default all).
+    depth: Option<String>,
+    /// The position (all its fields, quoted or not); the start position if absent.
+    fen: Vec<String>,
+    /// Run every line of an EPD suite (`FEN ;D1 n ;D2 n …`) instead.
+    #[arg(long, value_name = "FILE")]
+    epd: Option<PathBuf>,
+    /// With --epd: skip expected counts above this many leaves.
+    #[arg(long, value_name = "N")]
+    max_nodes: Option<u64>,
+}
+
+/// Exit status for bad arguments.
+const USAGE: u8 = 2;
+
+fn parse_depth(text: &str) -> Result<u32, String> {
+    match text.parse::<u32>() {
+        Ok(d) if d <= 64 => Ok(d),
+        _ => Err(format!("perft depth must be a whole number from 0 to 64, not '{text}'")),
+    }
+}
+
+/// Runs the subcommand; the exit status says whether everything matched.
+pub fn run(args: &PerftArgs) -> ExitCode {
+    if let Some(file) = &args.epd {
+        let max_depth = match args.depth.as_deref().map(parse_depth).transpose() {
+            Ok(d) => d.unwrap_or(u32::MAX),
+            Err(e) => return usage(&e),
+        };
+        return run_epd(file, max_depth, args.max_nodes.unwrap_or(u64::MAX));
+    }
+    let Some(depth) = args.depth.as_deref() else {
+        return usage("usage: chariot perft DEPTH [FEN] | chariot perft --epd FILE [--max-nodes N]");
+    };
+    let depth = match parse_depth(depth) {
+        Ok(d) => d,
+        Err(e) => return usage(&e),
+    };
+    let fen = if args.fen.is_empty() { START_FEN.to_string() } else { args.fen.join(" ") };
+    let mut pos = match Position::from_fen(&fen) {
+        Ok(p) => p,
+        Err(e) => return usage(&format!("invalid FEN: {e}")),
+    };
+    let start = Instant::now();
+    let mut divide = pos.divide(depth);
+    let elapsed = start.elapsed();
+    divide.sort_by_key(|(m, _)| m.to_string());
+    let total: u64 = if depth == 0 { 1 } else { divide.iter().map(|(_, n)| n).sum() };
+    for (m, n) in &divide {
+        println!("{m}: {n}");
+    }
+    println!();
+    println!("Nodes searched: {total}");
+    let secs = elapsed.as_secs_f64();
+    println!("Time (ms): {}", elapsed.as_millis());
+    #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let nps = if secs > 0.0 { (total as f64 / secs) as u64 } else { 0 };
+    println!("Nodes/second: {nps}");
+    ExitCode::SUCCESS
+}
+
+fn usage(message: &str) -> ExitCode {
+    eprintln!("chariot perft: {message}");
+    ExitCode::from(USAGE)
+}
+
+fn run_epd(file: &PathBuf, max_depth: u32, max_nodes: u64) -> ExitCode {
+    let text = match std::fs::read_to_string(file) {
+        Ok(t) => t,
+        Err(e) => return usage(&format!("cannot read {}: {e}", file.display())),
+    };
+    let start = Instant::now();
+    let (mut checked, mut failed, mut total) = (0u64, 0u64, 0u64);
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut parts = line.split(';');
+        let fen = parts.next().unwrap_or("").trim();
+        let mut pos = match Position::from_fen(fen) {
+            Ok(p) => p,
+            Err(e) => return usage(&format!("{}:{}: invalid FEN: {e}", file.display(), n + 1)),
+        };
+        for part in parts {
+            let Some((d, count)) = part.trim().split_once(' ') else {
+                return usage(&format!("{}:{}: expected ';Dn count', got '{part}'", file.display(), n + 1));
+            };
+            let (Some(depth), Ok(expected)) =
+                (d.strip_prefix('D').and_then(|d| d.parse::<u32>().ok()), count.trim().parse::<u64>())
+            else {
+                return usage(&format!("{}:{}: expected ';Dn count', got '{part}'", file.display(), n + 1));
+            };
+            if depth > max_depth || expected > max_nodes {
+                continue;
+            }
+            let got = pos.perft(depth);
+            checked += 1;
+            total += got;
+            if got != expected {
+                failed += 1;
+                println!("MISMATCH line {} depth {depth}: expected {expected}, got {got}: {fen}", n + 1);
+                let mut divide = pos.divide(depth);
+                divide.sort_by_key(|(m, _)| m.to_string());
+                for (m, c) in divide {
+                    println!("  {m}: {c}");
+                }
+            }
+        }
+    }
+    println!(
+        "{checked} counts checked, {failed} mismatches, {total} leaves in {} ms",
+        start.elapsed().as_millis()
+    );
+    if failed > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS }
+}
