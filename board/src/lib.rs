@@ -25,6 +25,7 @@ mod bitboard;
 mod fen;
 mod moves;
 mod position;
+pub mod rules;
 mod types;
 mod zobrist {
     include!(concat!(env!("OUT_DIR"), "/zobrist_keys.rs"));
@@ -34,4 +35,5 @@ pub use bitboard::Bitboard;
 pub use fen::{FenError, START_FEN, Setup};
 pub use moves::{MAX_MOVES, Move, MoveList, ParseMoveError};
 pub use position::{CHECKS_COUNTED, IllegalMove, Position, State};
+pub use rules::{Outcome, Reason, Verdict};
 pub use types::{ByColor, Color, File, ParseSquareError, Piece, PieceKind, Rank, Square};
