@@ -15,7 +15,9 @@ const SEED: u64 = 0x4348_4152_494F_5421; // "CHARIOT!"
 fn main() {
     let mut rng = Pcg64Mcg::seed_from_u64(SEED);
     let mut out = String::new();
-    out.push_str("/// Key of each (colour, piece kind, square), indexed `[color][kind][square]`.\n");
+    out.push_str(
+        "/// Key of each (colour, piece kind, square), indexed `[color][kind][square]`.\n",
+    );
     out.push_str("pub(crate) const PIECE_KEYS: [[[u64; 90]; 7]; 2] = [\n");
     for _color in 0..2 {
         out.push_str("    [\n");

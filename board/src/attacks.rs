@@ -22,7 +22,11 @@ struct LineTable<const LEN: usize, const OCC: usize> {
 }
 
 const fn line_table<const LEN: usize, const OCC: usize>() -> LineTable<LEN, OCC> {
-    let mut t = LineTable { slide: [[0; OCC]; LEN], rook: [[0; OCC]; LEN], cannon: [[0; OCC]; LEN] };
+    let mut t = LineTable {
+        slide: [[0; OCC]; LEN],
+        rook: [[0; OCC]; LEN],
+        cannon: [[0; OCC]; LEN],
+    };
     let mut p = 0;
     while p < LEN {
         let mut occ = 0;
@@ -120,19 +124,12 @@ pub(crate) fn line_attacks(line: Line, sq: Square, occ: u128, file_occ: usize) -
     (u128::from(rank_mask) << (r * 9)) | (FILE_SPREAD[file_mask as usize] << f)
 }
 
-/// The 10-bit occupancy of file `f`, gathered from a board occupancy. Used
-/// where no incrementally kept file mask is at hand.
-pub(crate) fn file_occupancy(occ: u128, f: usize) -> usize {
-    let col = (occ >> f) & FILE_A;
-    let mut m = 0;
-    for r in 0..10 {
-        m |= ((col >> (r * 9)) as usize & 1) << r;
-    }
-    m
-}
-
 const fn sq_bit(file: i32, rank: i32) -> u128 {
-    if file >= 0 && file < 9 && rank >= 0 && rank < 10 { 1u128 << (rank * 9 + file) } else { 0 }
+    if file >= 0 && file < 9 && rank >= 0 && rank < 10 {
+        1u128 << (rank * 9 + file)
+    } else {
+        0
+    }
 }
 
 /// Orthogonal neighbour steps, in the order of the leg bits.
@@ -368,23 +365,78 @@ pub(crate) fn pawn_attackers(color: Color, sq: Square) -> u128 {
     PAWN_ATTACKERS[color.index()][sq.index()]
 }
 
-/// The squares on `sq`'s rank and file, `sq` excluded.
-pub(crate) const fn lines_through(sq: Square) -> u128 {
-    let r = sq.rank().index();
-    let f = sq.file().index();
-    ((0x1ffu128 << (r * 9)) | (FILE_A << f)) & !(1u128 << sq.index())
+/// `BETWEEN[a][b]`: the squares strictly between two squares of one rank or
+/// file (empty for other pairs).
+static BETWEEN: [[u128; 90]; 90] = {
+    let mut t = [[0u128; 90]; 90];
+    let mut a = 0;
+    while a < 90 {
+        let (af, ar) = ((a % 9) as i32, (a / 9) as i32);
+        let mut d = 0;
+        while d < 4 {
+            let (df, dr) = ORTHO[d];
+            let mut between = 0u128;
+            let (mut f, mut r) = (af + df, ar + dr);
+            while f >= 0 && f < 9 && r >= 0 && r < 10 {
+                let b = (r * 9 + f) as usize;
+                t[a][b] = between;
+                between |= 1u128 << b;
+                f += df;
+                r += dr;
+            }
+            d += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
+/// The squares strictly between `a` and `b` when they share a rank or file.
+#[inline]
+pub(crate) fn between(a: Square, b: Square) -> u128 {
+    BETWEEN[a.index()][b.index()]
 }
 
-/// The diagonal neighbours of `sq`: the only points where a horse leg
-/// towards `sq` can stand.
-pub(crate) fn diagonal_neighbours(sq: Square) -> u128 {
-    let mut b = 0;
-    for &n in &DIAG_NEIGHBOURS[sq.index()] {
-        if n < 90 {
-            b |= 1u128 << n;
+/// The same as [`line_attacks`], as the raw rank mask (bit = file) and
+/// file mask (bit = rank), for counting without building bitboards.
+#[inline]
+pub(crate) fn line_masks(line: Line, sq: Square, occ: u128, file_occ: usize) -> (u16, u16) {
+    let f = sq.file().index();
+    let r = sq.rank().index();
+    let ro = rank_occupancy(occ, r);
+    match line {
+        Line::Slide => (RANK.slide[f][ro], FILE.slide[r][file_occ]),
+        Line::Rook => (RANK.rook[f][ro], FILE.rook[r][file_occ]),
+        Line::Cannon => (RANK.cannon[f][ro], FILE.cannon[r][file_occ]),
+    }
+}
+
+/// The bits of `set` on `sq`'s file as a 10-bit mask (bit = rank),
+/// gathered one rank at a time; `set` is expected to be sparse.
+#[inline]
+pub(crate) fn file_bits(set: u128, sq: Square) -> usize {
+    let mut col = (set >> sq.file().index()) & FILE_A;
+    let mut m = 0;
+    while col != 0 {
+        m |= 1 << (col.trailing_zeros() / 9);
+        col &= col - 1;
+    }
+    m
+}
+
+/// The diagonal neighbours of `sq` that are the leg of a horse in `horses`
+/// aiming at `sq`: the points whose emptying would let such a horse attack.
+#[inline]
+pub(crate) fn horse_legs_towards(sq: Square, horses: u128) -> u128 {
+    let mut legs = 0;
+    for (i, &n) in DIAG_NEIGHBOURS[sq.index()].iter().enumerate() {
+        // The attackers through leg `i` are those of the table entry where
+        // only the other three legs are blocked.
+        if n < 90 && KNIGHT_ATTACKERS[sq.index()][0b1111 & !(1 << i)] & horses != 0 {
+            legs |= 1u128 << n;
         }
     }
-    b
+    legs
 }
 
 #[cfg(test)]
@@ -398,7 +450,11 @@ mod tests {
     fn squares(mut b: u128) -> Vec<String> {
         let mut v = Vec::new();
         while b != 0 {
-            v.push(Square::from_index(b.trailing_zeros() as usize).unwrap().to_string());
+            v.push(
+                Square::from_index(b.trailing_zeros() as usize)
+                    .unwrap()
+                    .to_string(),
+            );
             b &= b - 1;
         }
         v.sort();
@@ -409,9 +465,15 @@ mod tests {
     fn knight_legs() {
         assert_eq!(squares(knight_moves(sq("b0"), 0)), ["a2", "c2", "d1"]);
         // Leg at b1 blocks the two forward jumps.
-        assert_eq!(squares(knight_moves(sq("b0"), 1u128 << sq("b1").index())), ["d1"]);
+        assert_eq!(
+            squares(knight_moves(sq("b0"), 1u128 << sq("b1").index())),
+            ["d1"]
+        );
         // Attackers of e0 with the e1-d1 region empty.
-        assert_eq!(squares(knight_attackers(sq("e0"), 0)), ["c1", "d2", "f2", "g1"]);
+        assert_eq!(
+            squares(knight_attackers(sq("e0"), 0)),
+            ["c1", "d2", "f2", "g1"]
+        );
     }
 
     #[test]
@@ -423,8 +485,14 @@ mod tests {
     #[test]
     fn lines() {
         let occ = (1u128 << sq("e3").index()) | (1u128 << sq("e6").index());
-        let fo = file_occupancy(occ, 4);
-        assert_eq!(squares(line_attacks(Line::Cannon, sq("e0"), occ, fo)), ["e6"]);
-        assert_eq!(squares(line_attacks(Line::Rook, sq("e0"), occ, fo)).len(), 8 + 3);
+        let fo = file_bits(occ, sq("e0"));
+        assert_eq!(
+            squares(line_attacks(Line::Cannon, sq("e0"), occ, fo)),
+            ["e6"]
+        );
+        assert_eq!(
+            squares(line_attacks(Line::Rook, sq("e0"), occ, fo)).len(),
+            8 + 3
+        );
     }
 }

@@ -37,7 +37,11 @@ impl Bitboard {
     /// The lowest square, if any.
     #[inline]
     pub const fn first(self) -> Option<Square> {
-        if self.0 == 0 { None } else { Square::from_index(self.0.trailing_zeros() as usize) }
+        if self.0 == 0 {
+            None
+        } else {
+            Square::from_index(self.0.trailing_zeros() as usize)
+        }
     }
 }
 

@@ -47,6 +47,19 @@ impl Move {
         }
     }
 
+    /// The move from `from` to `to` for callers that know the squares differ
+    /// (move generation); debug builds check it.
+    #[inline]
+    pub(crate) const fn new_unchecked_distinct(from: Square, to: Square) -> Move {
+        debug_assert!(from.index() != to.index());
+        let v = ((from.index() as u16) << 7) | to.index() as u16;
+        // from != to, so v != 0; `unwrap_or` keeps this free of panics and unsafe.
+        Move(match NonZeroU16::new(v) {
+            Some(v) => v,
+            None => NonZeroU16::MIN,
+        })
+    }
+
     /// Where the piece comes from.
     #[inline]
     pub const fn from(self) -> Square {
@@ -73,7 +86,10 @@ impl Move {
         if v >> 14 != 0 || from >= 90 || to >= 90 || from == to {
             return None;
         }
-        Move::new(Square::from_index_panicking(from), Square::from_index_panicking(to))
+        Move::new(
+            Square::from_index_panicking(from),
+            Square::from_index_panicking(to),
+        )
     }
 
     /// The left-right mirror image of the move.
@@ -136,7 +152,9 @@ mod tests {
         assert_eq!("H2-E2".parse::<Move>(), Ok(m));
         assert_eq!(Move::from_u16(m.to_u16()), Some(m));
         assert_eq!(m.mirror().to_string(), "b2e2");
-        for bad in ["", "h2", "h2h2", "h2e", "z2e2", "h2-e", "h2xe2", "é2e2", "h2e2e"] {
+        for bad in [
+            "", "h2", "h2h2", "h2e", "z2e2", "h2-e", "h2xe2", "é2e2", "h2e2e",
+        ] {
             assert!(bad.parse::<Move>().is_err(), "{bad}");
         }
         assert_eq!(Move::from_u16(0), None);

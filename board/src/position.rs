@@ -40,7 +40,7 @@ pub struct State {
 
 /// A legal xiangqi position with its game history since the setup.
 ///
-/// Invariant: `board`, `by_color`, `by_piece`, `file_occ`, `kings` and
+/// Invariant: `board`, `by_color`, `by_piece`, `file_occ`, `file_occ_by`, `kings` and
 /// `state.key` always describe the same placement; only [`Position::toggle`]
 /// changes them, and it changes all of them at once.
 #[derive(Clone)]
@@ -51,6 +51,8 @@ pub struct Position {
     /// Occupancy of each file as a 10-bit mask (bit = rank), kept so that
     /// file lookups need no bit gathering.
     file_occ: [u16; 9],
+    /// The same per colour, for counting moves on whole lines at once.
+    file_occ_by: [[u16; 9]; 2],
     kings: [Square; 2],
     side: Color,
     fullmove: u16,
@@ -112,6 +114,7 @@ impl Position {
             by_color: [0; 2],
             by_piece: [[0; 7]; 2],
             file_occ: [0; 9],
+            file_occ_by: [[0; 9]; 2],
             kings: [Square::from_index_panicking(0); 2],
             side: setup.side,
             fullmove: setup.fullmove,
@@ -146,7 +149,12 @@ impl Position {
 
     /// The setup this position would be written as.
     pub fn to_setup(&self) -> Setup {
-        Setup { board: self.board, side: self.side, rule60: self.state.rule60, fullmove: self.fullmove_number() }
+        Setup {
+            board: self.board,
+            side: self.side,
+            rule60: self.state.rule60,
+            fullmove: self.fullmove_number(),
+        }
     }
 
     /// The FEN of the position, all six fields.
@@ -173,7 +181,12 @@ impl Position {
                 s.push('/');
             }
         }
-        format!("{s} {} - - {} {}", self.side.fen_char(), self.state.rule60, self.fullmove_number())
+        format!(
+            "{s} {} - - {} {}",
+            self.side.fen_char(),
+            self.state.rule60,
+            self.fullmove_number()
+        )
     }
 
     /// Adds or removes piece `p` on `sq`, keeping every representation and
@@ -185,6 +198,7 @@ impl Position {
         self.by_color[c] ^= bit;
         self.by_piece[c][k] ^= bit;
         self.file_occ[sq.file().index()] ^= 1 << sq.rank().index();
+        self.file_occ_by[c][sq.file().index()] ^= 1 << sq.rank().index();
         self.state.key ^= zobrist::PIECE_KEYS[c][k][sq.index()];
         if self.board[sq.index()].is_some() {
             self.board[sq.index()] = None;
@@ -261,7 +275,8 @@ impl Position {
     pub fn fullmove_number(&self) -> u16 {
         let black_moves = self.history.len() / 2
             + usize::from(self.history.len() % 2 == 1 && self.side == Color::Red);
-        self.fullmove.saturating_add(u16::try_from(black_moves).unwrap_or(u16::MAX))
+        self.fullmove
+            .saturating_add(u16::try_from(black_moves).unwrap_or(u16::MAX))
     }
 
     /// Whether the side to move is in check.
@@ -278,7 +293,11 @@ impl Position {
 
     /// The Zobrist key computed from scratch, to cross-check the incremental one.
     pub fn compute_key(&self) -> u64 {
-        let mut key = if self.side == Color::Black { zobrist::SIDE_KEY } else { 0 };
+        let mut key = if self.side == Color::Black {
+            zobrist::SIDE_KEY
+        } else {
+            0
+        };
         for sq in Square::all() {
             if let Some(p) = self.board[sq.index()] {
                 key ^= zobrist::PIECE_KEYS[p.color().index()][p.kind().index()][sq.index()];
@@ -300,7 +319,10 @@ impl Position {
 
     /// Occupancy of the squares strictly between two squares of one file.
     fn between_on_file(&self, a: Square, b: Square) -> u16 {
-        let (lo, hi) = (a.rank().index().min(b.rank().index()), a.rank().index().max(b.rank().index()));
+        let (lo, hi) = (
+            a.rank().index().min(b.rank().index()),
+            a.rank().index().max(b.rank().index()),
+        );
         let mask = ((1u16 << hi) - 1) & !((1u16 << (lo + 1)) - 1);
         self.file_occ[a.file().index()] & mask
     }
@@ -316,7 +338,14 @@ impl Position {
     /// `file_occ` that of `sq`'s file, and `removed` squares whose attacker
     /// was just captured.
     #[inline]
-    fn attacked_in(&self, sq: Square, by: Color, occ: u128, file_occ: usize, removed: u128) -> bool {
+    fn attacked_in(
+        &self,
+        sq: Square,
+        by: Color,
+        occ: u128,
+        file_occ: usize,
+        removed: u128,
+    ) -> bool {
         let theirs = &self.by_piece[by.index()];
         let live = !removed;
         let rooks = (theirs[PieceKind::Rook.index()] | theirs[PieceKind::King.index()]) & live;
@@ -363,7 +392,11 @@ impl Position {
         let from_bit = 1u128 << from.index();
         let to_bit = 1u128 << to.index();
         let occ = ((self.by_color[0] | self.by_color[1]) & !from_bit) | to_bit;
-        let ksq = if p.kind() == PieceKind::King { to } else { self.kings[us.index()] };
+        let ksq = if p.kind() == PieceKind::King {
+            to
+        } else {
+            self.kings[us.index()]
+        };
         let kf = ksq.file().index();
         let mut fo = self.file_occ[kf];
         if from.file().index() == kf {
@@ -375,20 +408,64 @@ impl Position {
         !self.attacked_in(ksq, !us, occ, fo as usize, to_bit)
     }
 
-    /// Appends the legal moves of the side to move to `out`; only captures
-    /// when `captures_only`.
-    fn generate(&self, captures_only: bool, out: &mut MoveList) {
+    /// The squares a move must touch to need a full king-safety test,
+    /// `(from_mask, to_mask)`. A move of a piece other than the general can
+    /// expose its own general in only three ways, each found by looking
+    /// along the four rays from the general and at its horse-leg points:
+    /// 1. it leaves the ray between the general and an enemy chariot or
+    ///    general of which it is the only blocker (a pin);
+    /// 2. it leaves the ray between the general and an enemy cannon of which
+    ///    it is one of the two screens;
+    /// 3. it lands between the general and an enemy cannon that has no
+    ///    screen yet, becoming one;
+    /// 4. it leaves a horse-leg point behind which an enemy horse waits.
+    ///
+    /// Moves touching neither mask are legal when the general is not in
+    /// check; the rest are tested one by one.
+    #[inline]
+    fn exposure_masks(&self, us: Color) -> (u128, u128) {
+        let them = &self.by_piece[(!us).index()];
+        let ksq = self.kings[us.index()];
+        let occ = self.by_color[0] | self.by_color[1];
+        let fo = self.file_occ[ksq.file().index()] as usize;
+        let first = attacks::line_attacks(Line::Rook, ksq, occ, fo) & occ;
+        let second = attacks::line_attacks(Line::Cannon, ksq, occ, fo);
+        let rooks = them[PieceKind::Rook.index()] | them[PieceKind::King.index()];
+        let cannons = them[PieceKind::Cannon.index()];
+        let mut from_mask = 0;
+        let mut to_mask = 0;
+        for sq in crate::Bitboard(second & rooks) {
+            from_mask |= attacks::between(ksq, sq) & occ;
+        }
+        for sq in crate::Bitboard(first & cannons) {
+            to_mask |= attacks::between(ksq, sq);
+        }
+        if cannons != 0 {
+            // Third pieces along the rays: the second blockers once the
+            // first ones are gone.
+            let occ2 = occ & !first;
+            let fo2 = fo & !(attacks::file_bits(first, ksq));
+            let third = attacks::line_attacks(Line::Cannon, ksq, occ2, fo2);
+            for sq in crate::Bitboard(third & cannons) {
+                from_mask |= attacks::between(ksq, sq) & occ;
+            }
+        }
+        let horses = them[PieceKind::Knight.index()];
+        if horses != 0 {
+            from_mask |= attacks::horse_legs_towards(ksq, horses);
+        }
+        (from_mask, to_mask)
+    }
+
+    /// Feeds the legal moves of the side to move to `sink`; only captures
+    /// when `captures_only`. Moves that cannot expose the general are handed
+    /// over as whole target sets, so a counting sink never iterates them.
+    #[inline]
+    fn generate<S: MoveSink>(&self, captures_only: bool, sink: &mut S) {
         let us = self.side;
         let occ = self.by_color[0] | self.by_color[1];
         let theirs = self.by_color[(!us).index()];
-        let ksq = self.kings[us.index()];
-        // A move of a piece other than the general can expose the general
-        // only by leaving its rank or file (chariot, cannon or general
-        // behind), leaving one of its diagonal neighbours (a horse leg), or
-        // landing on its rank or file (becoming a cannon screen). Every other
-        // move needs no test unless the general is already in check.
-        let lines = attacks::lines_through(ksq);
-        let sensitive = lines | attacks::diagonal_neighbours(ksq);
+        let (from_mask, to_mask) = self.exposure_masks(us);
         let in_check = self.state.in_check;
         let mask = if captures_only { theirs } else { !0 };
         for kind in PieceKind::ALL {
@@ -397,32 +474,97 @@ impl Position {
             while froms != 0 {
                 let from = Square::from_index_panicking(froms.trailing_zeros() as usize);
                 froms &= froms - 1;
-                let mut targets = self.pseudo_targets(p, from, occ) & mask;
-                let from_sensitive = in_check || kind == PieceKind::King || sensitive >> from.index() & 1 != 0;
-                while targets != 0 {
-                    let to = Square::from_index_panicking(targets.trailing_zeros() as usize);
-                    targets &= targets - 1;
-                    if (from_sensitive || lines >> to.index() & 1 != 0) && !self.king_safe_after(p, from, to) {
-                        continue;
+                let targets = self.pseudo_targets(p, from, occ) & mask;
+                let test_all =
+                    in_check || kind == PieceKind::King || from_mask >> from.index() & 1 != 0;
+                let mut risky = if test_all { targets } else { targets & to_mask };
+                sink.add_all(from, targets & !risky);
+                while risky != 0 {
+                    let to = Square::from_index_panicking(risky.trailing_zeros() as usize);
+                    risky &= risky - 1;
+                    if self.king_safe_after(p, from, to) {
+                        sink.add(from, to);
                     }
-                    // SAFETY-free: capacity is MAX_MOVES, far above any position's count.
-                    out.push(Move::new_panicking(from, to));
                 }
             }
         }
     }
 
+    /// The number of legal moves, without listing them (perft's last ply).
+    ///
+    /// When the general is not in check and no enemy cannon lacks only a
+    /// screen, the pieces outside the exposure mask cannot expose the
+    /// general, so their moves are counted whole lines at a time; the rest go
+    /// through [`Position::generate`]'s per-move path. `perft_matches_generation`
+    /// and the perft suite check the two agree.
+    pub fn count_legal_moves(&self) -> usize {
+        let us = self.side;
+        let (from_mask, to_mask) = self.exposure_masks(us);
+        if self.state.in_check || to_mask != 0 {
+            let mut n = MoveCount(0);
+            self.generate(false, &mut n);
+            return n.0;
+        }
+        let occ = self.by_color[0] | self.by_color[1];
+        let own = self.by_color[us.index()];
+        let theirs = self.by_color[(!us).index()];
+        let mine = &self.by_piece[us.index()];
+        let special = from_mask | mine[PieceKind::King.index()];
+        let mut n = 0u32;
+        for sq in crate::Bitboard(mine[PieceKind::Rook.index()] & !special) {
+            let (f, r) = (sq.file().index(), sq.rank().index());
+            let (rank, file) = attacks::line_masks(Line::Rook, sq, occ, self.file_occ[f] as usize);
+            let own_rank = attacks::rank_occupancy(own, r) as u16;
+            n += (rank & !own_rank).count_ones()
+                + (file & !self.file_occ_by[us.index()][f]).count_ones();
+        }
+        for sq in crate::Bitboard(mine[PieceKind::Cannon.index()] & !special) {
+            let (f, r) = (sq.file().index(), sq.rank().index());
+            let fo = self.file_occ[f] as usize;
+            let (rank, file) = attacks::line_masks(Line::Slide, sq, occ, fo);
+            let (rank_hit, file_hit) = attacks::line_masks(Line::Cannon, sq, occ, fo);
+            let their_rank = attacks::rank_occupancy(theirs, r) as u16;
+            n += rank.count_ones()
+                + file.count_ones()
+                + (rank_hit & their_rank).count_ones()
+                + (file_hit & self.file_occ_by[(!us).index()][f]).count_ones();
+        }
+        for sq in crate::Bitboard(mine[PieceKind::Knight.index()] & !special) {
+            n += (attacks::knight_moves(sq, occ) & !own).count_ones();
+        }
+        for sq in crate::Bitboard(mine[PieceKind::Bishop.index()] & !special) {
+            n += (attacks::bishop_moves(sq, occ) & !own).count_ones();
+        }
+        for sq in crate::Bitboard(mine[PieceKind::Advisor.index()] & !special) {
+            n += (attacks::advisor_moves(sq) & !own).count_ones();
+        }
+        for sq in crate::Bitboard(mine[PieceKind::Pawn.index()] & !special) {
+            n += (attacks::pawn_moves(us, sq) & !own).count_ones();
+        }
+        let mut rest = MoveCount(n as usize);
+        for sq in crate::Bitboard(own & special) {
+            if let Some(p) = self.board[sq.index()] {
+                for to in crate::Bitboard(self.pseudo_targets(p, sq, occ)) {
+                    if self.king_safe_after(p, sq, to) {
+                        rest.add(sq, to);
+                    }
+                }
+            }
+        }
+        rest.0
+    }
+
     /// Every legal move of the side to move.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.generate(false, &mut list);
+        self.generate(false, &mut ListSink(&mut list));
         list
     }
 
     /// The legal captures of the side to move (for quiescence search).
     pub fn legal_captures(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.generate(true, &mut list);
+        self.generate(true, &mut ListSink(&mut list));
         list
     }
 
@@ -434,7 +576,9 @@ impl Position {
     /// Whether `m` is legal here. Works for any move value, so it can vet
     /// moves from a hash table, a killer slot or a book.
     pub fn is_legal(&self, m: Move) -> bool {
-        let Some(p) = self.board[m.from().index()] else { return false };
+        let Some(p) = self.board[m.from().index()] else {
+            return false;
+        };
         if p.color() != self.side {
             return false;
         }
@@ -463,8 +607,14 @@ impl Position {
     /// [`IllegalMove::Unreadable`] for bad text, [`IllegalMove::Illegal`]
     /// for a well-formed move that is not legal.
     pub fn parse_move(&self, text: &str) -> Result<Move, IllegalMove> {
-        let m: Move = text.parse().map_err(|_| IllegalMove::Unreadable(text.chars().take(32).collect()))?;
-        if self.is_legal(m) { Ok(m) } else { Err(IllegalMove::Illegal(m)) }
+        let m: Move = text
+            .parse()
+            .map_err(|_| IllegalMove::Unreadable(text.chars().take(32).collect()))?;
+        if self.is_legal(m) {
+            Ok(m)
+        } else {
+            Err(IllegalMove::Illegal(m))
+        }
     }
 
     /// Plays `m` after checking that it is legal.
@@ -484,7 +634,9 @@ impl Position {
     pub fn make_move(&mut self, m: Move) {
         debug_assert!(self.is_legal(m), "make_move({m}) in {}", self.fen());
         let (from, to) = (m.from(), m.to());
-        let Some(p) = self.board[from.index()] else { return };
+        let Some(p) = self.board[from.index()] else {
+            return;
+        };
         let us = self.side;
         self.history.push(self.state);
         let captured = self.board[to.index()];
@@ -526,7 +678,10 @@ impl Position {
     /// # Panics
     /// If there is no move to take back.
     pub fn unmake_move(&mut self) {
-        let prev = self.history.pop().expect("unmake_move without a move to take back");
+        let prev = self
+            .history
+            .pop()
+            .expect("unmake_move without a move to take back");
         if let Some(m) = self.state.last_move {
             let (from, to) = (m.from(), m.to());
             if let Some(p) = self.board[to.index()] {
@@ -581,7 +736,11 @@ impl Position {
 
     /// The Zobrist key of the mirrored position, without building it.
     pub fn mirrored_key(&self) -> u64 {
-        let mut key = if self.side == Color::Black { zobrist::SIDE_KEY } else { 0 };
+        let mut key = if self.side == Color::Black {
+            zobrist::SIDE_KEY
+        } else {
+            0
+        };
         for sq in self.occupied() {
             if let Some(p) = self.board[sq.index()] {
                 key ^= Position::piece_key(p, sq.mirror());
@@ -596,12 +755,11 @@ impl Position {
         if depth == 0 {
             return 1;
         }
-        let moves = self.legal_moves();
         if depth == 1 {
-            return moves.len() as u64;
+            return self.count_legal_moves() as u64;
         }
         let mut total = 0;
-        for &m in &moves {
+        for m in self.legal_moves() {
             self.make_move(m);
             total += self.perft(depth - 1);
             self.unmake_move();
@@ -636,6 +794,45 @@ impl Position {
             self.unmake_move();
         }
         out
+    }
+}
+
+/// Where move generation delivers legal moves.
+trait MoveSink {
+    /// One legal move.
+    fn add(&mut self, from: Square, to: Square);
+    /// A legal move from `from` to every square of `targets`.
+    fn add_all(&mut self, from: Square, mut targets: u128) {
+        while targets != 0 {
+            let to = Square::from_index_panicking(targets.trailing_zeros() as usize);
+            targets &= targets - 1;
+            self.add(from, to);
+        }
+    }
+}
+
+/// Collects the moves.
+struct ListSink<'a>(&'a mut MoveList);
+
+impl MoveSink for ListSink<'_> {
+    #[inline]
+    fn add(&mut self, from: Square, to: Square) {
+        // The list holds MAX_MOVES, more than any position has.
+        self.0.push(Move::new_unchecked_distinct(from, to));
+    }
+}
+
+/// Only counts them.
+struct MoveCount(usize);
+
+impl MoveSink for MoveCount {
+    #[inline]
+    fn add(&mut self, _from: Square, _to: Square) {
+        self.0 += 1;
+    }
+    #[inline]
+    fn add_all(&mut self, _from: Square, targets: u128) {
+        self.0 += targets.count_ones() as usize;
     }
 }
 

@@ -75,7 +75,10 @@ pub struct ByColor<T> {
 impl<T> ByColor<T> {
     /// Builds the pair from a function of the colour.
     pub fn new_with(mut f: impl FnMut(Color) -> T) -> ByColor<T> {
-        ByColor { red: f(Color::Red), black: f(Color::Black) }
+        ByColor {
+            red: f(Color::Red),
+            black: f(Color::Black),
+        }
     }
 }
 
@@ -242,7 +245,11 @@ impl Piece {
     pub const fn from_char(c: char) -> Option<Piece> {
         match PieceKind::from_char(c) {
             Some(kind) => {
-                let color = if c.is_ascii_uppercase() { Color::Red } else { Color::Black };
+                let color = if c.is_ascii_uppercase() {
+                    Color::Red
+                } else {
+                    Color::Black
+                };
                 Some(Piece::new(color, kind))
             }
             None => None,
@@ -475,8 +482,14 @@ mod tests {
             assert_eq!(Piece::from_char(p.to_char()), Some(p));
             assert_eq!(Piece::new(p.color(), p.kind()), p);
         }
-        assert_eq!(Piece::from_char('H'), Some(Piece::new(Color::Red, PieceKind::Knight)));
-        assert_eq!(Piece::from_char('e'), Some(Piece::new(Color::Black, PieceKind::Bishop)));
+        assert_eq!(
+            Piece::from_char('H'),
+            Some(Piece::new(Color::Red, PieceKind::Knight))
+        );
+        assert_eq!(
+            Piece::from_char('e'),
+            Some(Piece::new(Color::Black, PieceKind::Bishop))
+        );
         assert_eq!(Piece::from_char('x'), None);
     }
 

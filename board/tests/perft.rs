@@ -23,7 +23,12 @@ fn run(min: u64, max: u64) -> usize {
             if count < min || count > max {
                 continue;
             }
-            assert_eq!(pos.perft(depth), count, "line {} depth {depth}: {fen}", n + 1);
+            assert_eq!(
+                pos.perft(depth),
+                count,
+                "line {} depth {depth}: {fen}",
+                n + 1
+            );
             checked += 1;
         }
     }
