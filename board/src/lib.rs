@@ -27,6 +27,7 @@ mod moves;
 mod position;
 pub mod rules;
 mod types;
+#[allow(clippy::unreadable_literal)]
 mod zobrist {
     include!(concat!(env!("OUT_DIR"), "/zobrist_keys.rs"));
 }

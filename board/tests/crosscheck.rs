@@ -1,0 +1,304 @@
+//! Fast paths against slow twins, over thousands of positions from seeded
+//! random games: move generation against a naive legality test of all
+//! 90 × 90 from/to pairs, make/unmake against the original, the incremental
+//! key against a recomputed one, FEN and mirror round trips, the bulk
+//! perft count against full make/unmake perft.
+
+use board::{Color, Move, Piece, PieceKind, Position, Square};
+
+/// A tiny deterministic generator (xorshift64*), so the games are the same on
+/// every run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// A plain array board and the rules written out the obvious way, sharing no
+/// code with the fast generator.
+#[derive(Clone)]
+struct Naive {
+    cells: [Option<Piece>; 90],
+    side: Color,
+}
+
+impl Naive {
+    fn from(pos: &Position) -> Naive {
+        let mut cells = [None; 90];
+        for sq in Square::all() {
+            cells[sq.index()] = pos.piece_at(sq);
+        }
+        Naive {
+            cells,
+            side: pos.side_to_move(),
+        }
+    }
+
+    fn at(&self, f: i32, r: i32) -> Option<Piece> {
+        if (0..9).contains(&f) && (0..10).contains(&r) {
+            self.cells[(r * 9 + f) as usize]
+        } else {
+            None
+        }
+    }
+
+    /// Pieces strictly between two points of one line.
+    fn count_between(&self, (f1, r1): (i32, i32), (f2, r2): (i32, i32)) -> usize {
+        let (df, dr) = ((f2 - f1).signum(), (r2 - r1).signum());
+        let (mut f, mut r) = (f1 + df, r1 + dr);
+        let mut n = 0;
+        while (f, r) != (f2, r2) {
+            n += usize::from(self.at(f, r).is_some());
+            f += df;
+            r += dr;
+        }
+        n
+    }
+
+    /// Whether the piece on `from` may go to `to` by its movement rules alone
+    /// (ignoring its own general's safety).
+    fn can_move(&self, from: usize, to: usize) -> bool {
+        let Some(p) = self.cells[from] else {
+            return false;
+        };
+        if self.cells[to].is_some_and(|q| q.color() == p.color()) || from == to {
+            return false;
+        }
+        let (f1, r1) = ((from % 9) as i32, (from / 9) as i32);
+        let (f2, r2) = ((to % 9) as i32, (to / 9) as i32);
+        let (df, dr) = (f2 - f1, r2 - r1);
+        let red = p.color() == Color::Red;
+        let in_palace = |f: i32, r: i32| (3..=5).contains(&f) && if red { r <= 2 } else { r >= 7 };
+        let own_half = |r: i32| if red { r <= 4 } else { r >= 5 };
+        let straight = df == 0 || dr == 0;
+        match p.kind() {
+            PieceKind::King => in_palace(f2, r2) && df.abs() + dr.abs() == 1,
+            PieceKind::Advisor => in_palace(f2, r2) && df.abs() == 1 && dr.abs() == 1,
+            PieceKind::Bishop => {
+                df.abs() == 2
+                    && dr.abs() == 2
+                    && own_half(r2)
+                    && self.at(f1 + df / 2, r1 + dr / 2).is_none()
+            }
+            PieceKind::Knight => {
+                let leg = if df.abs() == 2 && dr.abs() == 1 {
+                    (f1 + df / 2, r1)
+                } else if df.abs() == 1 && dr.abs() == 2 {
+                    (f1, r1 + dr / 2)
+                } else {
+                    return false;
+                };
+                self.at(leg.0, leg.1).is_none()
+            }
+            PieceKind::Rook => straight && self.count_between((f1, r1), (f2, r2)) == 0,
+            PieceKind::Cannon => {
+                straight && {
+                    let screens = self.count_between((f1, r1), (f2, r2));
+                    if self.cells[to].is_some() {
+                        screens == 1
+                    } else {
+                        screens == 0
+                    }
+                }
+            }
+            PieceKind::Pawn => {
+                let fwd = if red { 1 } else { -1 };
+                (df == 0 && dr == fwd) || (dr == 0 && df.abs() == 1 && !own_half(r1))
+            }
+        }
+    }
+
+    fn king(&self, color: Color) -> usize {
+        (0..90)
+            .find(|&i| self.cells[i] == Some(Piece::new(color, PieceKind::King)))
+            .expect("both generals are on the board")
+    }
+
+    /// Whether `color`'s general is attacked, flying general included.
+    fn king_attacked(&self, color: Color) -> bool {
+        let k = self.king(color);
+        let other = self.king(!color);
+        if k % 9 == other % 9
+            && self.count_between(
+                ((k % 9) as i32, (k / 9) as i32),
+                ((other % 9) as i32, (other / 9) as i32),
+            ) == 0
+        {
+            return true;
+        }
+        (0..90).any(|i| self.cells[i].is_some_and(|p| p.color() != color) && self.can_move(i, k))
+    }
+
+    fn is_legal(&self, from: usize, to: usize) -> bool {
+        if self.cells[from].is_none_or(|p| p.color() != self.side) || !self.can_move(from, to) {
+            return false;
+        }
+        let mut next = self.clone();
+        next.cells[to] = next.cells[from].take();
+        !next.king_attacked(self.side)
+    }
+}
+
+fn sorted(mut v: Vec<Move>) -> Vec<Move> {
+    v.sort();
+    v
+}
+
+/// Positions from seeded random games, starting from the suite's positions
+/// and the start position.
+fn random_positions(games: usize, max_plies: usize) -> Vec<Position> {
+    let suite = include_str!("../../tests/data/perft.epd");
+    let mut starts: Vec<Position> = suite
+        .lines()
+        .filter_map(|l| l.split(" ;").next())
+        .map(|fen| Position::from_fen(fen).expect("suite FEN"))
+        .collect();
+    starts.push(Position::startpos());
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut out = Vec::new();
+    for g in 0..games {
+        let mut pos = starts[g % starts.len()].clone();
+        for _ in 0..rng.below(max_plies) + 1 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            // Prefer captures now and then so games reach sparse endgames.
+            let caps = pos.legal_captures();
+            let m = if !caps.is_empty() && rng.below(3) == 0 {
+                caps[rng.below(caps.len())]
+            } else {
+                moves[rng.below(moves.len())]
+            };
+            pos.make_move(m);
+            out.push(pos.clone());
+        }
+    }
+    out
+}
+
+#[test]
+fn generated_moves_equal_naive_legality_of_all_pairs() {
+    let positions = random_positions(60, 120);
+    assert!(
+        positions.len() >= 2000,
+        "only {} positions",
+        positions.len()
+    );
+    for pos in &positions {
+        let naive = Naive::from(pos);
+        let mut expected = Vec::new();
+        for from in 0..90 {
+            for to in 0..90 {
+                if naive.is_legal(from, to) {
+                    expected.push(
+                        Move::new(
+                            Square::from_index(from).unwrap(),
+                            Square::from_index(to).unwrap(),
+                        )
+                        .unwrap(),
+                    );
+                }
+            }
+        }
+        let generated = sorted(pos.legal_moves().to_vec());
+        assert_eq!(generated, sorted(expected.clone()), "{}", pos.fen());
+        assert_eq!(pos.count_legal_moves(), expected.len(), "{}", pos.fen());
+        // is_legal agrees on every pair, not just the legal ones.
+        for from in Square::all() {
+            for to in Square::all() {
+                if let Some(m) = Move::new(from, to) {
+                    assert_eq!(
+                        pos.is_legal(m),
+                        expected.contains(&m),
+                        "{m} in {}",
+                        pos.fen()
+                    );
+                }
+            }
+        }
+        let captures: Vec<Move> = expected
+            .iter()
+            .copied()
+            .filter(|&m| pos.is_capture(m))
+            .collect();
+        assert_eq!(
+            sorted(pos.legal_captures().to_vec()),
+            sorted(captures),
+            "{}",
+            pos.fen()
+        );
+        assert_eq!(
+            pos.in_check(),
+            naive.king_attacked(pos.side_to_move()),
+            "{}",
+            pos.fen()
+        );
+    }
+}
+
+#[test]
+fn make_unmake_and_keys() {
+    for pos in random_positions(80, 150) {
+        assert_eq!(pos.key(), pos.compute_key(), "{}", pos.fen());
+        let mut p = pos.clone();
+        let fen = p.fen();
+        let state = *p.state();
+        for m in pos.legal_moves() {
+            let check = p.gives_check(m);
+            p.make_move(m);
+            assert_eq!(p.key(), p.compute_key(), "after {m} in {fen}");
+            assert_eq!(p.in_check(), check);
+            p.unmake_move();
+            assert_eq!(p.fen(), fen);
+            assert_eq!(*p.state(), state);
+        }
+        if !p.in_check() {
+            p.make_null_move();
+            assert_eq!(p.key(), p.compute_key());
+            p.unmake_null_move();
+            assert_eq!(p.fen(), fen);
+        }
+    }
+}
+
+#[test]
+fn fen_round_trip() {
+    for pos in random_positions(60, 150) {
+        let fen = pos.fen();
+        let again = Position::from_fen(&fen).expect("own FEN reads back");
+        assert_eq!(again.fen(), fen);
+        assert_eq!(again.key(), pos.key());
+    }
+}
+
+#[test]
+fn mirror_is_an_involution_and_keeps_perft() {
+    for (i, pos) in random_positions(40, 100).into_iter().enumerate() {
+        let mut m = pos.mirror();
+        assert_eq!(m.mirror().fen(), pos.fen());
+        assert_eq!(m.key(), pos.mirrored_key());
+        assert_eq!(m.key(), m.compute_key());
+        let mut p = pos.clone();
+        let depth = if i % 10 == 0 { 3 } else { 2 };
+        assert_eq!(m.perft(depth), p.perft(depth), "{}", pos.fen());
+        let mirrored: Vec<Move> = sorted(p.legal_moves().iter().map(|mv| mv.mirror()).collect());
+        assert_eq!(sorted(m.legal_moves().to_vec()), mirrored);
+    }
+}
+
+#[test]
+fn bulk_perft_matches_full_perft() {
+    for pos in random_positions(30, 80).iter().step_by(7) {
+        let mut p = pos.clone();
+        assert_eq!(p.perft(3), p.perft_full(3), "{}", pos.fen());
+    }
+}
