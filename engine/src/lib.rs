@@ -1,8 +1,419 @@
-//! Chariot search engine.
+//! Chariot's engine: principal-variation search over the `board` crate's
+//! legal moves, the two-tier transposition table, the evaluation, time
+//! management and the deterministic bench.
 //!
-//! NOTE TO THE ENGINE DEVELOPER (replace this paragraph when you write the crate docs):
-//! before anything else read /work/notes/common.md (team rules for this shared
-//! working tree: own CARGO_TARGET_DIR, commit only your own paths with
-//! `git commit -- <paths>`, never `git add -A`; and the board/rules API) and
-//! /work/notes/engine_api.md (the binding public API the protocol developer is
-//! coding against).
+//! The surface is small on purpose: [`Engine::start`] launches a search on
+//! a worker thread with [`Limits`] and a callback for [`Event`]s,
+//! [`SearchHandle::stop`] ends it, [`Engine::wait`] returns the single
+//! [`SearchResult`]. Turning text into limits and results into protocol
+//! lines is the `protocol` crate's job; nothing here prints.
+//!
+//! Shared between threads: the [`tt`] table (lock-free), the stop flag and
+//! the clock state (in [`SearchHandle`]). Everything else a search mutates
+//! lives in a per-thread [`search::SearchThread`].
+
+pub mod bench;
+pub mod eval;
+pub mod search;
+mod time;
+pub mod tt;
+
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use board::{Move, Position, Reason};
+
+pub use eval::{eval_trace, evaluate};
+pub use tt::{TranspositionTable, TtPolicy};
+
+use search::{Histories, SearchThread};
+
+/// The side to move's clock, as the GUI reports it with `go`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Clock {
+    /// Time left on the clock.
+    pub time: Duration,
+    /// Time added after each move.
+    pub increment: Duration,
+    /// Moves until the clock is refilled (`None`: sudden death or Fischer).
+    pub moves_to_go: Option<u32>,
+}
+
+/// What ends a search. Every limit given applies; the first one reached
+/// ends the search. No limit at all means infinite.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Last iteration to search (`Some(0)`: no search, no move).
+    pub depth: Option<u32>,
+    /// Node budget.
+    pub nodes: Option<u64>,
+    /// Fixed thinking time.
+    pub movetime: Option<Duration>,
+    /// The side to move's clock.
+    pub clock: Option<Clock>,
+    /// Stop once a mate in at most this many moves is proved.
+    pub mate: Option<u32>,
+    /// Search until stopped.
+    pub infinite: bool,
+    /// Ponder search: clocks and movetime are charged only from
+    /// [`SearchHandle::ponderhit`].
+    pub ponder: bool,
+    /// The root moves to consider; empty = every legal move.
+    pub root_moves: Vec<Move>,
+    /// Number of principal variations to report (at least 1).
+    pub multipv: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            depth: None,
+            nodes: None,
+            movetime: None,
+            clock: None,
+            mate: None,
+            infinite: false,
+            ponder: false,
+            root_moves: Vec::new(),
+            multipv: 1,
+        }
+    }
+}
+
+/// A score from the side to move's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawn-like evaluation.
+    Cp(i32),
+    /// Mate (or a rule verdict treated like one) in this many plies:
+    /// positive when the side to move wins, negative when it loses.
+    Mate(i32),
+}
+
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Score::Cp(cp) => write!(f, "cp {cp}"),
+            Score::Mate(p) => write!(f, "mate {p} plies"),
+        }
+    }
+}
+
+/// How a score relates to the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Bound {
+    /// The score is exact.
+    Exact,
+    /// The true score is at least this (fail high).
+    Lower,
+    /// The true score is at most this (fail low).
+    Upper,
+}
+
+/// One iteration's (or one PV line's) result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// Completed depth.
+    pub depth: u32,
+    /// Deepest ply reached, quiescence included.
+    pub seldepth: u32,
+    /// Index of this line, 1-based.
+    pub multipv: usize,
+    /// Score of the line.
+    pub score: Score,
+    /// Whether the score is exact or a bound (aspiration fail).
+    pub bound: Bound,
+    /// `Some` when the score is a rule verdict (perpetual check, chase…)
+    /// rather than a mate.
+    pub rule: Option<Reason>,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// Table occupancy by the current search, per mille.
+    pub hashfull: u32,
+    /// Principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// What a running search tells its caller.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// An iteration (or an aspiration bound) completed.
+    Iteration(Report),
+    /// The root move being searched now.
+    CurrMove {
+        /// The move.
+        mv: Move,
+        /// Its 1-based number in the root move order.
+        number: usize,
+        /// The iteration.
+        depth: u32,
+    },
+}
+
+/// The one answer to each [`Engine::start`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// Best move; `None` only when no (allowed) legal move exists or for
+    /// `depth 0`.
+    pub best: Option<Move>,
+    /// Expected reply (second PV move), legal after `best`.
+    pub ponder: Option<Move>,
+    /// Score of `best`.
+    pub score: Score,
+    /// `Some` when the score is a rule verdict rather than a mate.
+    pub rule: Option<Reason>,
+    /// Last completed depth.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time used.
+    pub time: Duration,
+}
+
+/// A table probe for the protocol's `probe` command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProbeResult {
+    /// Best move stored for the position (legal here).
+    pub best: Option<Move>,
+    /// A lower bound (score, depth), exact scores included.
+    pub lower: Option<(i32, u32)>,
+    /// An upper bound (score, depth), exact scores included.
+    pub upper: Option<(i32, u32)>,
+}
+
+/// Why an engine setting was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineError {
+    /// The hash size is zero, too large for the address space, or could
+    /// not be allocated.
+    HashSize(usize),
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::HashSize(mb) => write!(f, "cannot allocate a {mb} MB hash table"),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+/// State shared by the controller and the searching thread: the stop flag
+/// and the clock start (moved at `ponderhit`).
+#[derive(Debug)]
+pub(crate) struct Shared {
+    /// Set to end the search.
+    pub(crate) stop: AtomicBool,
+    /// Set while the search is a ponder search not yet hit.
+    pub(crate) pondering: AtomicBool,
+    /// Set while a worker thread is searching.
+    pub(crate) running: AtomicBool,
+    /// When the search began.
+    pub(crate) epoch: Instant,
+    /// Nanoseconds after `epoch` at which the clocks started running.
+    pub(crate) clock_start_ns: AtomicU64,
+}
+
+impl Shared {
+    fn new() -> Shared {
+        Shared {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            running: AtomicBool::new(false),
+            epoch: Instant::now(),
+            clock_start_ns: AtomicU64::new(0),
+        }
+    }
+}
+
+/// A cheap, cloneable remote control for the running search.
+#[derive(Clone, Debug)]
+pub struct SearchHandle {
+    shared: Arc<std::sync::Mutex<Arc<Shared>>>,
+}
+
+impl SearchHandle {
+    fn current(&self) -> Arc<Shared> {
+        match self.shared.lock() {
+            Ok(g) => Arc::clone(&g),
+            Err(p) => Arc::clone(&p.into_inner()),
+        }
+    }
+
+    /// Asks the running search to stop; [`Engine::wait`] then returns
+    /// within a couple of milliseconds. Harmless when nothing runs.
+    pub fn stop(&self) {
+        self.current().stop.store(true, Ordering::SeqCst);
+    }
+
+    /// Turns a ponder search into a normal one: its clocks start now.
+    pub fn ponderhit(&self) {
+        let s = self.current();
+        let now = u64::try_from(s.epoch.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        s.clock_start_ns.store(now, Ordering::SeqCst);
+        s.pondering.store(false, Ordering::SeqCst);
+    }
+
+    /// Whether a search is running (it may have stopped and wait for
+    /// [`Engine::wait`] to collect its result).
+    pub fn is_running(&self) -> bool {
+        self.current().running.load(Ordering::SeqCst)
+    }
+}
+
+/// The engine: owns the table and the histories kept between searches,
+/// and runs one search at a time on a worker thread.
+pub struct Engine {
+    tt: Arc<TranspositionTable>,
+    shared: Arc<std::sync::Mutex<Arc<Shared>>>,
+    threads: usize,
+    histories: Option<Box<Histories>>,
+    worker: Option<JoinHandle<(SearchResult, Box<Histories>)>>,
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new()
+    }
+}
+
+impl fmt::Debug for Engine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Engine")
+            .field("hash_mb", &self.tt.size_mb())
+            .field("threads", &self.threads)
+            .field("searching", &self.worker.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The default hash size in MB.
+pub const DEFAULT_HASH_MB: usize = 16;
+
+impl Engine {
+    /// An engine with a 16 MB table and one thread.
+    pub fn new() -> Engine {
+        Engine {
+            tt: Arc::new(TranspositionTable::with_policy(
+                DEFAULT_HASH_MB,
+                TtPolicy::TwoTier,
+            )),
+            shared: Arc::new(std::sync::Mutex::new(Arc::new(Shared::new()))),
+            threads: 1,
+            histories: Some(Histories::new_boxed()),
+            worker: None,
+        }
+    }
+
+    /// Resizes the table (rounded down to a power of two of buckets). The
+    /// content is lost. Waits for a running search first.
+    ///
+    /// # Errors
+    /// [`EngineError::HashSize`] for 0 MB or a size that cannot be
+    /// allocated; the old table stays.
+    pub fn set_hash_mb(&mut self, mb: usize) -> Result<(), EngineError> {
+        let tt =
+            TranspositionTable::try_new(mb, TtPolicy::TwoTier).ok_or(EngineError::HashSize(mb))?;
+        self.wait();
+        self.tt = Arc::new(tt);
+        Ok(())
+    }
+
+    /// The table size in MB.
+    pub fn hash_mb(&self) -> usize {
+        self.tt.size_mb()
+    }
+
+    /// Sets the number of search threads. Only one thread searches for now
+    /// (the table is ready to be shared); the value is kept for later.
+    pub fn set_threads(&mut self, n: usize) {
+        self.threads = n.max(1);
+    }
+
+    /// Forgets everything learned: clears the table and the histories.
+    pub fn new_game(&mut self) {
+        self.wait();
+        self.tt.clear();
+        if let Some(h) = self.histories.as_mut() {
+            h.clear();
+        }
+    }
+
+    /// Starts a search of `pos` (which carries the game history for
+    /// repetition judging) on a worker thread and returns at once. Events
+    /// go to `on_event` on that thread. A search still running is stopped
+    /// and collected first.
+    pub fn start(&mut self, pos: Position, limits: Limits, on_event: Box<dyn FnMut(Event) + Send>) {
+        if self.worker.is_some() {
+            self.handle().stop();
+            self.wait();
+        }
+        let shared = Arc::new(Shared::new());
+        shared.pondering.store(limits.ponder, Ordering::SeqCst);
+        shared.running.store(true, Ordering::SeqCst);
+        match self.shared.lock() {
+            Ok(mut g) => *g = Arc::clone(&shared),
+            Err(p) => *p.into_inner() = Arc::clone(&shared),
+        }
+        let tt = Arc::clone(&self.tt);
+        let mut histories = self.histories.take().unwrap_or_else(Histories::new_boxed);
+        self.worker = Some(std::thread::spawn(move || {
+            let mut on_event = on_event;
+            histories.age();
+            tt.new_search();
+            let result = {
+                let mut thread = SearchThread::new(&tt, &shared, &limits, pos, &mut histories);
+                thread.iterate(&mut *on_event)
+            };
+            shared.running.store(false, Ordering::SeqCst);
+            (result, histories)
+        }));
+    }
+
+    /// A remote control for the current (and any later) search.
+    pub fn handle(&self) -> SearchHandle {
+        SearchHandle {
+            shared: Arc::clone(&self.shared),
+        }
+    }
+
+    /// Blocks until the running search ends and returns its result; with
+    /// no search running, returns an empty result at once.
+    pub fn wait(&mut self) -> SearchResult {
+        let empty = SearchResult {
+            best: None,
+            ponder: None,
+            score: Score::Cp(0),
+            rule: None,
+            depth: 0,
+            nodes: 0,
+            time: Duration::ZERO,
+        };
+        let Some(worker) = self.worker.take() else {
+            return empty;
+        };
+        match worker.join() {
+            Ok((result, histories)) => {
+                self.histories = Some(histories);
+                result
+            }
+            Err(_) => {
+                self.histories = Some(Histories::new_boxed());
+                empty
+            }
+        }
+    }
+
+    /// What the table knows about `pos`.
+    pub fn probe(&self, pos: &Position) -> Option<ProbeResult> {
+        self.tt.probe_result(pos)
+    }
+}

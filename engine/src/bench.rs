@@ -1,0 +1,157 @@
+//! The bench: a fixed list of positions searched to a fixed depth with one
+//! thread, cleared table and histories per position. Its node count is the
+//! search's behaviour signature (`Bench: N` in commit messages), so it must
+//! be deterministic: no clocks influence the search, nothing carries over
+//! between positions.
+
+use std::io::{self, Write};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use board::Position;
+
+use crate::search::{Histories, SearchOptions, SearchThread, TtStats};
+use crate::tt::{TranspositionTable, TtPolicy};
+use crate::{Limits, Shared};
+
+/// The default bench depth.
+pub const DEFAULT_DEPTH: u32 = 7;
+
+/// The bench positions: openings, middlegames (the three from the perft
+/// file among them), endgames and check-heavy positions.
+pub const POSITIONS: &[&str] = &[
+    // Start and opening positions.
+    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+    "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKAB1R w - - 0 1",
+    "r1bakab1r/9/1c2c4/p3p3p/2p3p2/2P3P2/P3P3P/1C2C4/9/R1BAKAB1R w - - 0 1",
+    // Middlegames (perft file lines 2-4, 12-19).
+    "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+    "1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w - - 0 1",
+    "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w - - 0 1",
+    "r2akab1r/3n5/4b3n/p1p1pRp1p/9/2P3P2/P3P3c/N2C3C1/4A4/1RBAK1B2 w - - 0 1",
+    "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w - - 0 1",
+    "2bakabr1/7r1/c1n3n2/p3p1p1p/9/2pR4P/P3P1Pc1/2N1C1C1N/9/2BAKABR1 w - - 0 1",
+    "1r1akabr1/1c7/2n1b1n2/p1p1p3p/6p2/PN3R3/1cP1P1P1P/2C1C1N2/1R7/2BAKAB2 b - - 0 1",
+    "2bakab2/6r2/2n1c1nc1/p1p2rp1p/4p4/2PN2PC1/P3P3P/6N2/3CA4/1RBAK1B1R w - - 0 1",
+    // Checks and evasions (perft file lines 5-11, 14).
+    "CRN1k1b2/3ca4/4ba3/9/2nr5/9/9/4B4/4A4/4KA3 w - - 0 1",
+    "R1N1k1b2/9/3aba3/9/2nr5/2B6/9/4B4/4A4/4KA3 w - - 0 1",
+    "C1nNk4/9/9/9/9/9/n1pp5/B3C4/9/3A1K3 w - - 0 1",
+    "4ka3/4a4/9/9/4N4/p8/9/4C3c/7n1/2BK5 w - - 0 1",
+    "2b1ka3/9/b3N4/4n4/9/9/9/4C4/2p6/2BK5 w - - 0 1",
+    "1C2ka3/9/C1Nab1n2/p3p3p/6p2/9/P3P3P/3AB4/3p2c2/c1BAK4 w - - 0 1",
+    "CnN1k1b2/c3a4/4ba3/9/2nr5/9/9/4C4/4A4/4KA3 w - - 0 1",
+    "4kcP1N/8n/3rb4/9/9/9/9/3p1A3/4K4/5CB2 w - - 0 1",
+    // Endgames.
+    "3k5/9/9/9/9/9/3N1n3/4B4/9/4K4 w - - 0 1",
+    "3k5/9/4r4/9/4p4/9/9/4C4/9/5K3 w - - 0 1",
+    "4k4/9/9/9/4p4/4N4/9/4C4/9/3K5 w - - 0 1",
+    "3k5/4a4/2N6/9/9/9/9/9/9/3RK4 b - - 0 1",
+];
+
+/// What the bench runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BenchOptions {
+    /// Depth per position (`None`: [`DEFAULT_DEPTH`]).
+    pub depth: Option<u32>,
+    /// Table size in MB.
+    pub hash_mb: usize,
+    /// Table replacement policy.
+    pub tt: TtPolicy,
+    /// Whether quiescence (depth-0) results are stored.
+    pub store_qs: bool,
+}
+
+impl Default for BenchOptions {
+    fn default() -> BenchOptions {
+        BenchOptions {
+            depth: None,
+            hash_mb: 16,
+            tt: TtPolicy::TwoTier,
+            store_qs: true,
+        }
+    }
+}
+
+/// The bench's totals.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BenchSummary {
+    /// Nodes over all positions (the signature).
+    pub nodes: u64,
+    /// Wall time.
+    pub time: Duration,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Table statistics summed over the positions.
+    pub tt: TtStats,
+}
+
+/// Runs the bench, printing one line per position and the totals.
+///
+/// # Errors
+/// Only errors writing to `out`; a bad table size is reported as
+/// [`io::ErrorKind::InvalidInput`].
+pub fn run(opts: &BenchOptions, out: &mut dyn Write) -> io::Result<BenchSummary> {
+    let depth = opts.depth.unwrap_or(DEFAULT_DEPTH).max(1);
+    let tt = TranspositionTable::try_new(opts.hash_mb, opts.tt)
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "bad hash size"))?;
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let mut summary = BenchSummary::default();
+    for (i, fen) in POSITIONS.iter().enumerate() {
+        let pos = Position::from_fen(fen)
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("{fen}: {e}")))?;
+        tt.clear();
+        tt.new_search();
+        let mut histories = Histories::new_boxed();
+        let shared = Arc::new(Shared::new());
+        let t0 = Instant::now();
+        let mut thread = SearchThread::new(&tt, &shared, &limits, pos, &mut histories);
+        thread.set_options(SearchOptions {
+            store_qs: opts.store_qs,
+        });
+        let result = thread.iterate(&mut |_| {});
+        let elapsed = t0.elapsed();
+        summary.time += elapsed;
+        summary.nodes += thread.nodes;
+        summary.tt += thread.tt_stats;
+        let best = result
+            .best
+            .map_or_else(|| "(none)".to_string(), |m| m.to_string());
+        writeln!(
+            out,
+            "Position {:>2}/{}: {fen}\n  best {best} score {} depth {} nodes {} time {} ms",
+            i + 1,
+            POSITIONS.len(),
+            result.score,
+            result.depth,
+            thread.nodes,
+            elapsed.as_millis()
+        )?;
+    }
+    summary.nps =
+        u64::try_from(u128::from(summary.nodes) * 1_000_000_000 / summary.time.as_nanos().max(1))
+            .unwrap_or(u64::MAX);
+    let t = summary.tt;
+    let rate = if t.probes == 0 {
+        0.0
+    } else {
+        t.hits as f64 * 100.0 / t.probes as f64
+    };
+    writeln!(out, "===========================")?;
+    writeln!(
+        out,
+        "Depth: {depth}  Hash: {} MB  TT: {}  Store qs: {}",
+        opts.hash_mb, opts.tt, opts.store_qs
+    )?;
+    writeln!(out, "TT probes: {}", t.probes)?;
+    writeln!(out, "TT hits: {}", t.hits)?;
+    writeln!(out, "TT cut-offs: {}", t.cutoffs)?;
+    writeln!(out, "TT hit rate: {rate:.2} %")?;
+    writeln!(out, "Total time (ms): {}", summary.time.as_millis())?;
+    writeln!(out, "Nodes searched: {}", summary.nodes)?;
+    writeln!(out, "Nodes/second: {}", summary.nps)?;
+    Ok(summary)
+}

@@ -1,0 +1,1030 @@
+//! The search: iterative deepening with aspiration windows over a
+//! fail-soft principal-variation search, quiescence, check extension,
+//! null-move pruning, late-move reductions and mate-distance pruning.
+//!
+//! A [`SearchThread`] owns everything one thread mutates (node count, PV,
+//! ply stack, statistics) and borrows the [`Histories`] kept between
+//! searches, the shared table, the stop flag and the limits. There are no
+//! mutable globals, so several threads can later share one table.
+
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use board::{Color, Move, MoveList, PieceKind, Position, Reason, Square};
+
+use crate::eval::{PIECE_VALUE, evaluate};
+use crate::time::TimeBudget;
+use crate::tt::{TranspositionTable, TtHit};
+use crate::{Bound, Event, Limits, Report, Score, SearchResult, Shared};
+
+/// Deepest ply the search reaches (quiescence included).
+pub const MAX_PLY: usize = 128;
+/// Score of being mated at the root; a mate `n` plies away is `MATE - n`.
+pub const MATE: i32 = 30_000;
+/// Scores at least this are mates (`MATE - ply`).
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// A rule win (perpetual check or chase by the opponent) `n` plies away is
+/// `RULE_WIN - n`: below every mate, above every evaluation.
+pub const RULE_WIN: i32 = MATE_BOUND - 1;
+/// Scores at least this (in absolute value) are decisive: mates or rule
+/// verdicts. They are stored in the table relative to the node.
+pub const DECISIVE: i32 = RULE_WIN - MAX_PLY as i32;
+/// Larger than every score.
+pub const INFINITE: i32 = MATE + 1;
+/// The score of a draw.
+pub const DRAW: i32 = 0;
+
+/// Plies of move-limit counter that make a draw (60 moves).
+const MOVE_LIMIT_PLIES: u16 = 120;
+/// History scores are halved when one passes this.
+const HISTORY_MAX: i32 = 1 << 20;
+/// First aspiration half-window, centipawns.
+const ASPIRATION_WINDOW: i32 = 24;
+/// Depth from which aspiration windows are used.
+const ASPIRATION_DEPTH: u32 = 5;
+/// Nodes between clock reads (at a few million nodes per second, well
+/// under a millisecond).
+const CLOCK_CHECK_NODES: u64 = 1024;
+/// Reverse-futility margin per ply of depth.
+const STATIC_NULL_MARGIN: i32 = 110;
+/// Quiescence delta-pruning margin.
+const DELTA_MARGIN: i32 = 150;
+
+/// Ordering scores of the move picker's classes.
+const SCORE_HASH: i32 = 1 << 30;
+const SCORE_GOOD_CAPTURE: i32 = 1 << 28;
+const SCORE_KILLER: i32 = 1 << 27;
+const SCORE_BAD_CAPTURE: i32 = -(1 << 28);
+
+/// Move-ordering value of a victim or attacker (MVV/LVA).
+const ORDER_VALUE: [i32; PieceKind::NUM] = [50, 2, 2, 4, 9, 5, 1];
+
+/// Table probe statistics of one thread.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TtStats {
+    /// Probes made.
+    pub probes: u64,
+    /// Probes that found the position.
+    pub hits: u64,
+    /// Probes whose entry ended the node.
+    pub cutoffs: u64,
+}
+
+impl std::ops::AddAssign for TtStats {
+    fn add_assign(&mut self, o: TtStats) {
+        self.probes += o.probes;
+        self.hits += o.hits;
+        self.cutoffs += o.cutoffs;
+    }
+}
+
+/// Move-ordering knowledge kept from one search to the next: the history
+/// table (aged between searches) and the killers (cleared per search).
+#[derive(Clone, Debug)]
+pub struct Histories {
+    /// By piece index and target square: grows by depth² when the move
+    /// causes a cut-off or becomes the best move.
+    history: [[i32; Square::NUM]; 14],
+    /// Two quiet cut-off moves per ply.
+    killers: [[Option<Move>; 2]; MAX_PLY + 2],
+}
+
+impl Histories {
+    /// Empty histories, boxed (they are a few kilobytes).
+    pub fn new_boxed() -> Box<Histories> {
+        Box::new(Histories {
+            history: [[0; Square::NUM]; 14],
+            killers: [[None; 2]; MAX_PLY + 2],
+        })
+    }
+
+    /// Forgets everything (new game).
+    pub fn clear(&mut self) {
+        self.history = [[0; Square::NUM]; 14];
+        self.killers = [[None; 2]; MAX_PLY + 2];
+    }
+
+    /// Between searches: old history counts for a quarter, killers go.
+    pub fn age(&mut self) {
+        for row in &mut self.history {
+            for v in row.iter_mut() {
+                *v /= 4;
+            }
+        }
+        self.killers = [[None; 2]; MAX_PLY + 2];
+    }
+
+    fn reward(&mut self, piece: usize, to: Square, depth: i32) {
+        let v = &mut self.history[piece][to.index()];
+        *v += depth * depth;
+        if *v > HISTORY_MAX {
+            for row in &mut self.history {
+                for x in row.iter_mut() {
+                    *x /= 2;
+                }
+            }
+        }
+    }
+
+    fn add_killer(&mut self, ply: usize, mv: Move) {
+        let k = &mut self.killers[ply];
+        if k[0] != Some(mv) {
+            k[1] = k[0];
+            k[0] = Some(mv);
+        }
+    }
+}
+
+/// A root move with its scores and line.
+#[derive(Clone, Debug)]
+struct RootMove {
+    mv: Move,
+    /// This iteration's score, `-INFINITE` until searched.
+    score: i32,
+    /// The last completed iteration's score.
+    prev_score: i32,
+    pv: Vec<Move>,
+}
+
+/// Options of a search that the bench changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Store quiescence (depth-0) results in the table.
+    pub store_qs: bool,
+}
+
+impl Default for SearchOptions {
+    fn default() -> SearchOptions {
+        SearchOptions { store_qs: true }
+    }
+}
+
+/// One searching thread's state.
+pub struct SearchThread<'a> {
+    tt: &'a TranspositionTable,
+    shared: &'a Shared,
+    limits: &'a Limits,
+    h: &'a mut Histories,
+    budget: TimeBudget,
+    options: SearchOptions,
+    pos: Position,
+    /// Nodes visited (search and quiescence).
+    pub nodes: u64,
+    /// Table statistics.
+    pub tt_stats: TtStats,
+    seldepth: usize,
+    root_depth: i32,
+    stopped: bool,
+    /// False during the first iteration, which always completes.
+    may_stop: bool,
+    pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    root_moves: Vec<RootMove>,
+    lmr: Box<[[u8; 64]; 64]>,
+}
+
+impl<'a> SearchThread<'a> {
+    /// A thread ready to search `pos` (with its game history).
+    pub(crate) fn new(
+        tt: &'a TranspositionTable,
+        shared: &'a Shared,
+        limits: &'a Limits,
+        pos: Position,
+        h: &'a mut Histories,
+    ) -> SearchThread<'a> {
+        let mut lmr = Box::new([[0u8; 64]; 64]);
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (n, r) in row.iter_mut().enumerate().skip(1) {
+                let v = 0.5 + (d as f64).ln() * (n as f64).ln() / 2.25;
+                *r = v.max(0.0) as u8;
+            }
+        }
+        SearchThread {
+            tt,
+            shared,
+            limits,
+            h,
+            budget: TimeBudget::new(limits),
+            options: SearchOptions::default(),
+            pos,
+            nodes: 0,
+            tt_stats: TtStats::default(),
+            seldepth: 0,
+            root_depth: 0,
+            stopped: false,
+            may_stop: false,
+            pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+            root_moves: Vec::new(),
+            lmr,
+        }
+    }
+
+    /// Sets the bench's options.
+    pub(crate) fn set_options(&mut self, options: SearchOptions) {
+        self.options = options;
+    }
+
+    fn elapsed(&self) -> Duration {
+        self.shared.epoch.elapsed()
+    }
+
+    /// Time since the clocks started (the `go`, or `ponderhit`).
+    fn clock_elapsed(&self) -> Duration {
+        let start = Duration::from_nanos(self.shared.clock_start_ns.load(Ordering::Relaxed));
+        self.elapsed().saturating_sub(start)
+    }
+
+    /// Polled at every node: whether to unwind now.
+    #[inline]
+    fn poll(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if !self.may_stop {
+            return false;
+        }
+        if self.shared.stop.load(Ordering::Relaxed)
+            || self.limits.nodes.is_some_and(|n| self.nodes >= n)
+        {
+            self.stopped = true;
+        } else if self.nodes.is_multiple_of(CLOCK_CHECK_NODES)
+            && let Some(hard) = self.budget.hard
+            && !self.shared.pondering.load(Ordering::Relaxed)
+            && self.clock_elapsed() >= hard
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// Scores a node by the game rules reached `ply` plies from the root:
+    /// repetition since the last capture (draw) and the move limit.
+    #[inline]
+    fn rule_score(&self, _ply: usize) -> Option<i32> {
+        if self.pos.rule60() >= MOVE_LIMIT_PLIES || is_repetition(&self.pos) {
+            return Some(DRAW);
+        }
+        None
+    }
+
+    /// Runs the iterative deepening loop and returns the result; `on_event`
+    /// receives the reports.
+    pub(crate) fn iterate(&mut self, on_event: &mut dyn FnMut(Event)) -> SearchResult {
+        let result = self.iterate_inner(on_event);
+        // An infinite search, or a ponder search not yet hit, ends only at
+        // `stop` (or `ponderhit`), even when it ran out of things to search.
+        while (self.limits.infinite || self.shared.pondering.load(Ordering::Relaxed))
+            && !self.shared.stop.load(Ordering::Relaxed)
+            && !(self.limits.ponder
+                && !self.shared.pondering.load(Ordering::Relaxed)
+                && !self.limits.infinite)
+        {
+            std::thread::sleep(Duration::from_micros(500));
+        }
+        result
+    }
+
+    fn iterate_inner(&mut self, on_event: &mut dyn FnMut(Event)) -> SearchResult {
+        let mut result = SearchResult {
+            best: None,
+            ponder: None,
+            score: Score::Cp(evaluate(&self.pos)),
+            rule: None,
+            depth: 0,
+            nodes: 0,
+            time: Duration::ZERO,
+        };
+        let legal = self.pos.legal_moves();
+        let allowed: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| self.limits.root_moves.is_empty() || self.limits.root_moves.contains(m))
+            .collect();
+        if self.limits.depth == Some(0) {
+            return result;
+        }
+        if allowed.is_empty() {
+            // No legal move: lost (mate or stalemate); no allowed move: no answer.
+            result.score = if legal.is_empty() {
+                Score::Mate(0)
+            } else {
+                Score::Cp(0)
+            };
+            return result;
+        }
+        self.root_moves = self.order_root(&allowed);
+        let max_depth = self
+            .limits
+            .depth
+            .map_or(MAX_PLY as u32 - 1, |d| d.min(MAX_PLY as u32 - 1));
+        let multipv = self.limits.multipv.clamp(1, self.root_moves.len());
+        let mut completed = 0;
+        for depth in 1..=max_depth {
+            self.root_depth = depth as i32;
+            self.may_stop = depth > 1;
+            for rm in &mut self.root_moves {
+                rm.prev_score = if rm.score == -INFINITE {
+                    rm.prev_score
+                } else {
+                    rm.score
+                };
+            }
+            for pv_idx in 0..multipv {
+                self.seldepth = 0;
+                self.aspiration(depth, pv_idx, on_event);
+                if self.stopped {
+                    break;
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            completed = depth;
+            for pv_idx in 0..multipv {
+                on_event(Event::Iteration(self.report(depth, pv_idx)));
+            }
+            if self.iteration_ends_search(depth) {
+                break;
+            }
+        }
+        let best = &self.root_moves[0];
+        let score = if best.score == -INFINITE {
+            best.prev_score
+        } else {
+            best.score
+        };
+        let (score, rule) = self.public_score(score, &best.pv);
+        result.best = Some(best.mv);
+        result.ponder = best.pv.get(1).copied();
+        result.score = score;
+        result.rule = rule;
+        result.depth = completed;
+        result.nodes = self.nodes;
+        result.time = self.elapsed();
+        result
+    }
+
+    /// Whether to stop after completing iteration `depth`.
+    fn iteration_ends_search(&self, depth: u32) -> bool {
+        let best = self.root_moves[0].score;
+        if let Some(m) = self.limits.mate
+            && best >= MATE_BOUND
+            && MATE - best < 2 * m as i32
+        {
+            return true;
+        }
+        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
+            return true;
+        }
+        if self.limits.infinite || self.shared.pondering.load(Ordering::Relaxed) {
+            return false;
+        }
+        let timed = self.limits.clock.is_some() || self.limits.movetime.is_some();
+        // A forced reply needs no thought when the clock runs.
+        if timed && self.root_moves.len() == 1 && depth >= 1 && self.limits.clock.is_some() {
+            return true;
+        }
+        self.budget
+            .soft
+            .is_some_and(|soft| self.clock_elapsed() >= soft)
+    }
+
+    /// Searches root line `pv_idx` at `depth` with an aspiration window
+    /// around the last score, widening on failure.
+    fn aspiration(&mut self, depth: u32, pv_idx: usize, on_event: &mut dyn FnMut(Event)) {
+        let prev = self.root_moves[pv_idx].prev_score;
+        let mut delta = ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) = if depth >= ASPIRATION_DEPTH && prev.abs() < DECISIVE {
+            ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        loop {
+            let score = self.root_search(depth as i32, alpha, beta, pv_idx, on_event);
+            if self.stopped {
+                return;
+            }
+            if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITE);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITE);
+            } else {
+                return;
+            }
+            delta += delta / 2 + 8;
+            if delta > 1000 {
+                alpha = -INFINITE;
+                beta = INFINITE;
+            }
+        }
+    }
+
+    /// Initial root order: captures by MVV/LVA, then the rest by history.
+    fn order_root(&self, moves: &[Move]) -> Vec<RootMove> {
+        let hit = self.tt.probe(self.pos.key(), 0);
+        let tt_moves = hit.moves();
+        let mut scored: Vec<(i32, Move)> = moves
+            .iter()
+            .map(|&m| (self.order_score(m, tt_moves, [None; 2]), m))
+            .collect();
+        scored.sort_by_key(|e| std::cmp::Reverse(e.0));
+        scored
+            .into_iter()
+            .map(|(_, mv)| RootMove {
+                mv,
+                score: -INFINITE,
+                prev_score: -INFINITE,
+                pv: vec![mv],
+            })
+            .collect()
+    }
+
+    /// One pass over the root moves from `pv_idx` on with window
+    /// `[alpha, beta]`; afterwards they are sorted best first.
+    fn root_search(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        pv_idx: usize,
+        on_event: &mut dyn FnMut(Event),
+    ) -> i32 {
+        self.nodes += 1;
+        self.pv_len[0] = 0;
+        for rm in &mut self.root_moves[pv_idx..] {
+            rm.score = -INFINITE;
+        }
+        let mut best = -INFINITE;
+        let mut best_move = None;
+        let alpha_orig = alpha;
+        let in_check = self.pos.in_check();
+        for i in pv_idx..self.root_moves.len() {
+            let mv = self.root_moves[i].mv;
+            on_event(Event::CurrMove {
+                mv,
+                number: i + 1,
+                depth: depth as u32,
+            });
+            let quiet = !self.pos.is_capture(mv);
+            self.pos.make_move(mv);
+            let gives_check = self.pos.in_check();
+            let new_depth = depth - 1 + i32::from(gives_check);
+            let score = if i == pv_idx {
+                -self.search(-beta, -alpha, new_depth, 1, true, true)
+            } else {
+                let r = if depth >= 3 && quiet && !gives_check && !in_check && i >= pv_idx + 4 {
+                    (self.reduction(depth, i - pv_idx) - 1).max(0)
+                } else {
+                    0
+                };
+                let mut s = -self.search(-alpha - 1, -alpha, new_depth - r, 1, false, true);
+                if s > alpha && r > 0 {
+                    s = -self.search(-alpha - 1, -alpha, new_depth, 1, false, true);
+                }
+                if s > alpha && s < beta {
+                    s = -self.search(-beta, -alpha, new_depth, 1, true, true);
+                }
+                s
+            };
+            self.pos.unmake_move();
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+            }
+            let rm = &mut self.root_moves[i];
+            if i == pv_idx || score > alpha {
+                rm.score = score;
+                rm.pv.clear();
+                rm.pv.push(mv);
+                let len = self.pv_len[1];
+                rm.pv.extend(self.pv[1][1..len].iter().flatten());
+                if score > alpha {
+                    best_move = Some(mv);
+                    if quiet {
+                        let piece = self.pos.piece_at(mv.from()).map_or(0, board::Piece::index);
+                        self.h.reward(piece, mv.to(), depth);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+        if !self.stopped && pv_idx == 0 {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > alpha_orig {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt
+                .store(self.pos.key(), 0, best_move, best, depth, bound);
+        }
+        best
+    }
+
+    /// The late-move reduction for the `n`-th move at `depth`.
+    #[inline]
+    fn reduction(&self, depth: i32, n: usize) -> i32 {
+        i32::from(self.lmr[(depth as usize).min(63)][n.min(63)])
+    }
+
+    /// Fail-soft PVS at an interior node `ply` plies from the root.
+    #[allow(clippy::too_many_lines)]
+    fn search(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+        null_ok: bool,
+    ) -> i32 {
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply);
+        }
+        self.pv_len[ply] = ply;
+        self.nodes += 1;
+        if self.poll() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(s) = self.rule_score(ply) {
+            return s;
+        }
+        if ply >= MAX_PLY - 1 {
+            return evaluate(&self.pos);
+        }
+        // Mate-distance pruning: no line from here beats a mate already
+        // found closer to the root.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        let key = self.pos.key();
+        let hit = self.probe(key, ply);
+        if !pv_node && let Some(e) = hit.cutting(depth, alpha, beta) {
+            self.tt_stats.cutoffs += 1;
+            return e.score;
+        }
+        let in_check = self.pos.in_check();
+        let static_eval = if in_check {
+            -INFINITE
+        } else {
+            evaluate(&self.pos)
+        };
+
+        if !pv_node && !in_check && beta.abs() < DECISIVE {
+            // Reverse futility: far above beta at low depth.
+            if depth <= 3 && static_eval - STATIC_NULL_MARGIN * depth >= beta {
+                return static_eval;
+            }
+            // Null move, only with attackers left (xiangqi zugzwang lives in
+            // endgames without them), verified when material is thin.
+            let us = self.pos.side_to_move();
+            let attackers = attacker_count(&self.pos, us);
+            let rooks = self.pos.pieces(us, PieceKind::Rook).count();
+            if null_ok && depth >= 3 && static_eval >= beta && (rooks >= 1 || attackers >= 2) {
+                let r = 2 + depth / 4;
+                self.pos.make_null_move();
+                let s = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, false, false);
+                self.pos.unmake_null_move();
+                if self.stopped {
+                    return 0;
+                }
+                if s >= beta {
+                    let s = if s >= DECISIVE { beta } else { s };
+                    if attackers > 2 && rooks >= 1 {
+                        return s;
+                    }
+                    let v = self.search(beta - 1, beta, depth - 1 - r, ply, false, false);
+                    if self.stopped {
+                        return 0;
+                    }
+                    if v >= beta {
+                        return s;
+                    }
+                }
+            }
+        }
+
+        let alpha_orig = alpha;
+        let mut best = -INFINITE;
+        let mut best_move = None;
+        let mut searched = 0usize;
+        let killers = self.h.killers[ply];
+        let mut picker = MovePicker::new(hit.moves(), killers);
+        while let Some((mv, class)) = picker.next(self) {
+            let capture = self.pos.is_capture(mv);
+            let piece = self.pos.piece_at(mv.from()).map_or(0, board::Piece::index);
+            self.pos.make_move(mv);
+            let gives_check = self.pos.in_check();
+            let extension = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
+            let new_depth = depth - 1 + extension;
+            let score = if searched == 0 {
+                -self.search(-beta, -alpha, new_depth, ply + 1, pv_node, true)
+            } else {
+                let late = searched >= if pv_node { 4 } else { 2 };
+                let r =
+                    if depth >= 3 && late && class == MoveClass::Quiet && !gives_check && !in_check
+                    {
+                        let r = self.reduction(depth, searched) - i32::from(pv_node);
+                        r.clamp(0, new_depth - 1)
+                    } else {
+                        0
+                    };
+                let mut s = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, false, true);
+                if s > alpha && r > 0 {
+                    s = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false, true);
+                }
+                if pv_node && s > alpha && s < beta {
+                    s = -self.search(-beta, -alpha, new_depth, ply + 1, true, true);
+                }
+                s
+            };
+            self.pos.unmake_move();
+            if self.stopped {
+                return 0;
+            }
+            searched += 1;
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    if !capture {
+                        self.h.reward(piece, mv.to(), depth);
+                    }
+                    if score >= beta {
+                        if !capture {
+                            self.h.add_killer(ply, mv);
+                        }
+                        break;
+                    }
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                }
+            }
+        }
+        if searched == 0 {
+            // No legal move: mated or stalemated, both lost in xiangqi.
+            return -MATE + ply as i32;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, ply, best_move, best, depth, bound);
+        best
+    }
+
+    /// Quiescence: captures (all evasions when in check) until quiet.
+    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv_len[ply] = ply;
+        self.nodes += 1;
+        if self.poll() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(s) = self.rule_score(ply) {
+            return s;
+        }
+        if ply >= MAX_PLY - 1 {
+            return evaluate(&self.pos);
+        }
+        let key = self.pos.key();
+        let hit = self.probe(key, ply);
+        if let Some(e) = hit.cutting(0, alpha, beta) {
+            self.tt_stats.cutoffs += 1;
+            return e.score;
+        }
+        let in_check = self.pos.in_check();
+        let alpha_orig = alpha;
+        let mut best;
+        let stand_pat;
+        let moves = if in_check {
+            stand_pat = -INFINITE;
+            best = -INFINITE;
+            self.pos.legal_moves()
+        } else {
+            stand_pat = evaluate(&self.pos);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+            self.pos.legal_captures()
+        };
+        let mut scored: arrayvec::ArrayVec<(i32, Move), 128> = arrayvec::ArrayVec::new();
+        let tt_moves = hit.moves();
+        for &m in &moves {
+            let s = self.order_score(m, tt_moves, [None; 2]);
+            if !in_check {
+                let victim = self
+                    .pos
+                    .piece_at(m.to())
+                    .map_or(0, |p| PIECE_VALUE[p.kind().index()]);
+                // Delta pruning and losing captures are skipped.
+                if stand_pat + victim + DELTA_MARGIN <= alpha || s < 0 {
+                    continue;
+                }
+            }
+            scored.push((s, m));
+        }
+        scored.sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
+        let mut best_move = None;
+        for &(_, mv) in &scored {
+            self.pos.make_move(mv);
+            let score = -self.qsearch(-beta, -alpha, ply + 1);
+            self.pos.unmake_move();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                }
+            }
+        }
+        if in_check && moves.is_empty() {
+            return -MATE + ply as i32;
+        }
+        if self.options.store_qs {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > alpha_orig {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt.store(key, ply, best_move, best, 0, bound);
+        }
+        best
+    }
+
+    #[inline]
+    fn probe(&mut self, key: u64, ply: usize) -> TtHit {
+        let hit = self.tt.probe(key, ply);
+        if self.tt.policy() != crate::TtPolicy::Off {
+            self.tt_stats.probes += 1;
+            if hit.any() {
+                self.tt_stats.hits += 1;
+            }
+        }
+        hit
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        self.pv[ply][ply] = Some(mv);
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    /// Ordering score of legal move `m`: hash moves, good captures by
+    /// MVV/LVA, killers, quiet moves by history, losing captures last.
+    fn order_score(&self, m: Move, tt_moves: [Option<Move>; 2], killers: [Option<Move>; 2]) -> i32 {
+        if tt_moves[0] == Some(m) {
+            return SCORE_HASH;
+        }
+        if tt_moves[1] == Some(m) {
+            return SCORE_HASH - 1;
+        }
+        let Some(piece) = self.pos.piece_at(m.from()) else {
+            return 0;
+        };
+        if let Some(victim) = self.pos.piece_at(m.to()) {
+            let mvv_lva =
+                ORDER_VALUE[victim.kind().index()] * 16 - ORDER_VALUE[piece.kind().index()];
+            let attacker = PIECE_VALUE[piece.kind().index()];
+            let gain = PIECE_VALUE[victim.kind().index()];
+            if gain >= attacker || !defended(&self.pos, m.to(), victim.color(), m.from()) {
+                return SCORE_GOOD_CAPTURE + mvv_lva;
+            }
+            return SCORE_BAD_CAPTURE + mvv_lva;
+        }
+        if killers[0] == Some(m) {
+            return SCORE_KILLER + 1;
+        }
+        if killers[1] == Some(m) {
+            return SCORE_KILLER;
+        }
+        self.h.history[piece.index()][m.to().index()]
+    }
+
+    /// The report for line `pv_idx` after iteration `depth`.
+    fn report(&self, depth: u32, pv_idx: usize) -> Report {
+        let rm = &self.root_moves[pv_idx];
+        let raw = if rm.score == -INFINITE {
+            rm.prev_score
+        } else {
+            rm.score
+        };
+        let (score, rule) = self.public_score(raw, &rm.pv);
+        let time = self.elapsed();
+        let nanos = time.as_nanos().max(1);
+        Report {
+            depth,
+            seldepth: self.seldepth.max(depth as usize) as u32,
+            multipv: pv_idx + 1,
+            score,
+            bound: Bound::Exact,
+            rule,
+            nodes: self.nodes,
+            nps: u64::try_from(u128::from(self.nodes) * 1_000_000_000 / nanos).unwrap_or(u64::MAX),
+            time,
+            hashfull: self.tt.hashfull(),
+            pv: rm.pv.clone(),
+        }
+    }
+
+    /// The public score of an internal one, and the rule behind it when it
+    /// is a rule verdict (found at the end of `pv`).
+    fn public_score(&self, s: i32, pv: &[Move]) -> (Score, Option<Reason>) {
+        if s >= MATE_BOUND {
+            (Score::Mate(MATE - s), None)
+        } else if s <= -MATE_BOUND {
+            (Score::Mate(-(MATE + s)), None)
+        } else if s >= DECISIVE {
+            (Score::Mate(RULE_WIN - s), Some(self.rule_at_end(pv)))
+        } else if s <= -DECISIVE {
+            (Score::Mate(-(RULE_WIN + s)), Some(self.rule_at_end(pv)))
+        } else {
+            (Score::Cp(s), None)
+        }
+    }
+
+    /// The rule that decides the position at the end of `pv`.
+    fn rule_at_end(&self, pv: &[Move]) -> Reason {
+        let _ = pv;
+        Reason::PerpetualCheck
+    }
+}
+
+/// Which class a picked move belongs to (reductions apply to quiets).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MoveClass {
+    Hash,
+    Capture,
+    Killer,
+    Quiet,
+}
+
+/// Hands out moves in order: the hash moves (checked for legality) before
+/// generating anything, then the rest by [`SearchThread::order_score`].
+struct MovePicker {
+    tt_moves: [Option<Move>; 2],
+    killers: [Option<Move>; 2],
+    stage: u8,
+    moves: arrayvec::ArrayVec<(i32, Move), 128>,
+    next: usize,
+}
+
+impl MovePicker {
+    fn new(tt_moves: [Option<Move>; 2], killers: [Option<Move>; 2]) -> MovePicker {
+        MovePicker {
+            tt_moves,
+            killers,
+            stage: 0,
+            moves: arrayvec::ArrayVec::new(),
+            next: 0,
+        }
+    }
+
+    fn next(&mut self, t: &SearchThread<'_>) -> Option<(Move, MoveClass)> {
+        while self.stage < 2 {
+            let i = self.stage as usize;
+            self.stage += 1;
+            if let Some(m) = self.tt_moves[i]
+                && t.pos.is_legal(m)
+            {
+                return Some((m, MoveClass::Hash));
+            } else {
+                self.tt_moves[i] = None;
+            }
+        }
+        if self.stage == 2 {
+            self.stage = 3;
+            let list: MoveList = t.pos.legal_moves();
+            for &m in &list {
+                if self.tt_moves.contains(&Some(m)) {
+                    continue;
+                }
+                self.moves
+                    .push((t.order_score(m, [None; 2], self.killers), m));
+            }
+        }
+        // Selection sort: most nodes cut after a few moves.
+        let rest = &mut self.moves[self.next..];
+        let (best_i, _) = rest
+            .iter()
+            .enumerate()
+            .max_by_key(|(i, (s, _))| (*s, usize::MAX - i))?;
+        rest.swap(0, best_i);
+        let (score, m) = self.moves[self.next];
+        self.next += 1;
+        let class = if score >= SCORE_GOOD_CAPTURE || score <= SCORE_BAD_CAPTURE + 2000 {
+            if score >= SCORE_GOOD_CAPTURE || t.pos.is_capture(m) {
+                MoveClass::Capture
+            } else {
+                MoveClass::Quiet
+            }
+        } else if score >= SCORE_KILLER {
+            MoveClass::Killer
+        } else {
+            MoveClass::Quiet
+        };
+        Some((m, class))
+    }
+}
+
+/// Chariots, horses and cannons of `color`.
+fn attacker_count(pos: &Position, color: Color) -> u32 {
+    pos.pieces(color, PieceKind::Rook).count()
+        + pos.pieces(color, PieceKind::Knight).count()
+        + pos.pieces(color, PieceKind::Cannon).count()
+}
+
+/// Whether `color` defends `sq` (its own piece stands there), ignoring the
+/// piece on `ignore` (the capturer, which leaves its square). Covers the
+/// general, advisors and elephants, which the board's attack test omits.
+pub(crate) fn defended(pos: &Position, sq: Square, color: Color, ignore: Square) -> bool {
+    let _ = ignore;
+    if pos.is_attacked(sq, color) {
+        return true;
+    }
+    if sq.in_palace(color) {
+        let k = pos.king_square(color);
+        let (df, dr) = (
+            k.file().index() as i32 - sq.file().index() as i32,
+            k.rank().index() as i32 - sq.rank().index() as i32,
+        );
+        if df.abs() + dr.abs() == 1 {
+            return true;
+        }
+        for a in pos.pieces(color, PieceKind::Advisor) {
+            let (df, dr) = (
+                a.file().index() as i32 - sq.file().index() as i32,
+                a.rank().index() as i32 - sq.rank().index() as i32,
+            );
+            if df.abs() == 1 && dr.abs() == 1 {
+                return true;
+            }
+        }
+    }
+    if sq.on_own_side(color) {
+        for e in pos.pieces(color, PieceKind::Bishop) {
+            let (df, dr) = (
+                e.file().index() as i32 - sq.file().index() as i32,
+                e.rank().index() as i32 - sq.rank().index() as i32,
+            );
+            if df.abs() == 2
+                && dr.abs() == 2
+                && let Some(eye) = sq.offset(df / 2, dr / 2)
+                && pos.piece_at(eye).is_none()
+            {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Whether the position occurred before with the same side to move since
+/// the last capture (and since the last null move, whose positions are not
+/// real).
+pub fn is_repetition(pos: &Position) -> bool {
+    let key = pos.key();
+    let history = pos.history();
+    let mut after = pos.state();
+    let n = history.len();
+    for j in (0..n).rev() {
+        if after.captured.is_some() || after.last_move.is_none() {
+            return false;
+        }
+        let s = &history[j];
+        if (n - j).is_multiple_of(2) && s.key == key {
+            return true;
+        }
+        after = s;
+    }
+    false
+}

@@ -1,0 +1,141 @@
+//! Time allocation: turns [`Limits`] into a soft bound (no new iteration
+//! after it) and a hard bound (the search is aborted at it), both measured
+//! from the moment the clocks start — the `go`, or `ponderhit` for a ponder
+//! search.
+
+use std::time::Duration;
+
+use crate::{Clock, Limits};
+
+/// Part of the remaining time never used, for the GUI's and the OS's lag.
+const MIN_OVERHEAD: Duration = Duration::from_millis(10);
+const MAX_OVERHEAD: Duration = Duration::from_millis(50);
+/// Sudden death: the share of the remaining time one move may plan for.
+const SUDDEN_DEATH_MOVES: u32 = 30;
+/// The hard bound is this many times the soft one, …
+const HARD_FACTOR: u32 = 4;
+/// … but never more than this share of the usable time (per mille).
+const HARD_SHARE_PER_MILLE: u32 = 600;
+
+/// The time bounds of one search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TimeBudget {
+    /// Do not start another iteration after this.
+    pub(crate) soft: Option<Duration>,
+    /// Abort the search at this.
+    pub(crate) hard: Option<Duration>,
+}
+
+impl TimeBudget {
+    /// The bounds for `limits`; `None` fields mean unlimited.
+    pub(crate) fn new(limits: &Limits) -> TimeBudget {
+        let mut soft: Option<Duration> = None;
+        let mut hard: Option<Duration> = None;
+        if let Some(mt) = limits.movetime {
+            // A fixed budget: use all of it but the lag margin.
+            let margin = (mt / 20).clamp(Duration::from_millis(1), MIN_OVERHEAD);
+            let h = mt.saturating_sub(margin).max(Duration::from_millis(1));
+            soft = Some(h);
+            hard = Some(h);
+        }
+        if let Some(clock) = limits.clock {
+            let (s, h) = clock_budget(&clock);
+            soft = Some(soft.map_or(s, |x| x.min(s)));
+            hard = Some(hard.map_or(h, |x| x.min(h)));
+        }
+        TimeBudget { soft, hard }
+    }
+}
+
+/// Soft and hard bounds for a clock.
+///
+/// 1. Keep an overhead: 5 % of the clock, between 10 and 50 ms (but never
+///    more than half the clock).
+/// 2. The per-move target is the usable time divided by the moves to go
+///    (or by 30 in sudden death and Fischer), plus most of the increment.
+/// 3. The hard bound allows overrunning the target four times in a hard
+///    iteration, capped at 60 % of the usable time so one move never
+///    empties the clock.
+fn clock_budget(clock: &Clock) -> (Duration, Duration) {
+    let overhead = (clock.time / 20)
+        .clamp(MIN_OVERHEAD, MAX_OVERHEAD)
+        .min(clock.time / 2);
+    let usable = clock.time.saturating_sub(overhead);
+    let moves = clock
+        .moves_to_go
+        .filter(|&m| m > 0)
+        .map_or(SUDDEN_DEATH_MOVES, |m| m.min(50));
+    let inc = clock.increment * 3 / 4;
+    let cap = usable * HARD_SHARE_PER_MILLE / 1000;
+    let soft = (usable / moves + inc)
+        .min(cap)
+        .max(Duration::from_millis(1));
+    let hard = (soft * HARD_FACTOR).min(cap).max(soft);
+    (soft, hard)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn sudden_death_one_second_with_increment() {
+        let (soft, hard) = clock_budget(&Clock {
+            time: ms(1000),
+            increment: ms(10),
+            moves_to_go: None,
+        });
+        // usable = 1000 - 50 = 950; 950/30 = 31.666 ms + 7.5 ms.
+        assert_eq!(soft, Duration::from_nanos(39_166_666));
+        assert_eq!(hard, soft * 4);
+        assert!(hard < ms(570));
+    }
+
+    #[test]
+    fn nearly_empty_clock_stays_below_it() {
+        let (soft, hard) = clock_budget(&Clock {
+            time: ms(30),
+            increment: ms(10),
+            moves_to_go: None,
+        });
+        // overhead = 10 ms, usable 20, cap 60 % of it.
+        assert_eq!(hard, ms(12));
+        assert!(soft <= hard);
+    }
+
+    #[test]
+    fn moves_to_go_divides_the_clock() {
+        let (soft, _) = clock_budget(&Clock {
+            time: ms(60_000),
+            increment: ms(0),
+            moves_to_go: Some(10),
+        });
+        assert_eq!(soft, ms(5_995));
+    }
+
+    #[test]
+    fn movetime_and_clock_take_the_smaller() {
+        let limits = Limits {
+            movetime: Some(ms(100)),
+            clock: Some(Clock {
+                time: ms(60_000),
+                increment: ms(0),
+                moves_to_go: None,
+            }),
+            ..Limits::default()
+        };
+        let b = TimeBudget::new(&limits);
+        assert_eq!(b.hard, Some(ms(95)));
+        assert_eq!(
+            TimeBudget::new(&Limits::default()),
+            TimeBudget {
+                soft: None,
+                hard: None
+            }
+        );
+    }
+}

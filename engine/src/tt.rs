@@ -1,0 +1,516 @@
+//! The transposition table: two tiers per bucket, lock-free entries.
+//!
+//! This module owns the table's memory, its replacement rule, ageing,
+//! mate-score conversion and occupancy (`hashfull`). It knows nothing of
+//! the search beyond the score bands in [`crate::search`]; probe/hit
+//! statistics are counted by each search thread, not here, so that the
+//! table needs no shared counters.
+//!
+//! # Layout
+//!
+//! The table is a power-of-two array of buckets; a position's bucket is
+//! `key & mask` (no division). A bucket is 32 bytes, two entries:
+//!
+//! * **tier 1, depth-preferred**: keeps the deepest result of the current
+//!   search;
+//! * **tier 2, always-replace**: takes whatever tier 1 refuses, and whatever
+//!   tier 1 loses.
+//!
+//! An entry is two `AtomicU64` words, `check = key ^ data` and `data`:
+//!
+//! ```text
+//! data bit  63      56 55     48 47   42 41 40 39    32 31          16 15           0
+//!          +----------+---------+-------+-----+--------+--------------+--------------+
+//!          | (unused) |   gen   |unused |bound| depth  | score (i16)  | move (u16)   |
+//!          +----------+---------+-------+-----+--------+--------------+--------------+
+//! bound: 0 = empty slot, 1 = upper, 2 = lower, 3 = exact
+//! depth: remaining depth in plies (0 = quiescence), u8
+//! gen:   the search generation that wrote the entry
+//! move:  Move::to_u16, 0 = none
+//! ```
+//!
+//! Readers load both words and accept the entry only if `check ^ data`
+//! equals the full 64-bit key. Two threads writing the same slot at once
+//! can leave `check` from one write and `data` from the other; the XOR
+//! then matches neither key, so a torn entry is seen as a miss instead of
+//! being trusted. The full key is compared, so a false hit needs a 64-bit
+//! Zobrist collision — negligible. Moves from the table are still checked
+//! for legality before they are played.
+//!
+//! # Store rule (two-tier)
+//!
+//! 1. If the new entry's depth is at least tier 1's depth, or tier 1 was
+//!    written by an older search (or is empty), the new entry takes tier 1
+//!    and tier 1's previous entry **spills** into tier 2 (replacing what was
+//!    there). When tier 1 held the same position, it is simply overwritten:
+//!    spilling a stale copy of the same position would only evict another
+//!    position from tier 2.
+//! 2. Otherwise the new entry goes into tier 2.
+//!
+//! A store without a move keeps the move the same position already had in
+//! the slot it overwrites.
+//!
+//! # Ageing
+//!
+//! [`TranspositionTable::new_search`] increments an 8-bit generation. An
+//! entry of an older generation loses its depth priority in tier 1 and is
+//! not counted by `hashfull`; it still gives hits until it is overwritten.
+//!
+//! # Mate scores
+//!
+//! The search scores a mate as `MATE - ply` with `ply` counted from the
+//! root. A table entry must not depend on where the node was reached, so
+//! decisive scores (mates and rule wins) are stored as distance from the
+//! node: `score + ply` for wins, `score - ply` for losses, and converted
+//! back with the probing node's ply.
+//!
+//! # Comparison policies
+//!
+//! For measuring what the two tiers buy, the same memory can run as a
+//! single-entry-per-slot table (each of the two slots of a bucket is then
+//! its own 1-entry bucket indexed by one more key bit): `Always` replaces
+//! unconditionally, `Depth` replaces when deeper-or-equal or older. `Off`
+//! never stores and never hits.
+
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
+use board::{Move, Position};
+
+use crate::search::{DECISIVE, MAX_PLY};
+use crate::{Bound, ProbeResult};
+
+/// Which replacement scheme the table runs (bench comparisons).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum TtPolicy {
+    /// No table: every probe misses.
+    Off,
+    /// One entry per slot, always replaced.
+    Always,
+    /// One entry per slot, replaced by a deeper (or equal) or newer entry.
+    Depth,
+    /// The specified scheme: depth-preferred tier 1 spilling into
+    /// always-replace tier 2.
+    #[default]
+    TwoTier,
+}
+
+impl std::str::FromStr for TtPolicy {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<TtPolicy, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "off" => Ok(TtPolicy::Off),
+            "always" => Ok(TtPolicy::Always),
+            "depth" => Ok(TtPolicy::Depth),
+            "two-tier" | "twotier" | "two_tier" => Ok(TtPolicy::TwoTier),
+            _ => Err(format!(
+                "unknown table policy '{s}' (off, always, depth, two-tier)"
+            )),
+        }
+    }
+}
+
+impl std::fmt::Display for TtPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            TtPolicy::Off => "off",
+            TtPolicy::Always => "always",
+            TtPolicy::Depth => "depth",
+            TtPolicy::TwoTier => "two-tier",
+        })
+    }
+}
+
+/// One decoded table entry, as the search sees it (score already
+/// converted to the probing node's ply).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtEntry {
+    /// Best or refutation move, not yet checked for legality.
+    pub mv: Option<Move>,
+    /// Score (node-relative mates converted to root-relative).
+    pub score: i32,
+    /// Remaining depth the score was searched to.
+    pub depth: u8,
+    /// How the score bounds the true value.
+    pub bound: Bound,
+    /// The generation that wrote it.
+    pub generation: u8,
+}
+
+impl TtEntry {
+    /// Whether this entry's score decides the node for the window
+    /// `[alpha, beta]` at remaining depth `depth`.
+    pub fn cuts(&self, depth: i32, alpha: i32, beta: i32) -> bool {
+        i32::from(self.depth) >= depth
+            && match self.bound {
+                Bound::Exact => true,
+                Bound::Lower => self.score >= beta,
+                Bound::Upper => self.score <= alpha,
+            }
+    }
+}
+
+/// What a probe found: up to one entry per tier.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TtHit {
+    /// Entries found, tier 1 first.
+    pub entries: [Option<TtEntry>; 2],
+}
+
+impl TtHit {
+    /// Whether anything was found.
+    pub fn any(&self) -> bool {
+        self.entries.iter().any(Option::is_some)
+    }
+
+    /// The first entry that cuts the window, if any.
+    pub fn cutting(&self, depth: i32, alpha: i32, beta: i32) -> Option<TtEntry> {
+        self.entries
+            .iter()
+            .flatten()
+            .copied()
+            .find(|e| e.cuts(depth, alpha, beta))
+    }
+
+    /// The distinct stored moves, tier 1's first.
+    pub fn moves(&self) -> [Option<Move>; 2] {
+        let a = self.entries[0].and_then(|e| e.mv);
+        let b = self.entries[1].and_then(|e| e.mv);
+        let a = a.or(b);
+        let b = if b == a { None } else { b };
+        [a, b]
+    }
+
+    /// The deepest entry found.
+    pub fn deepest(&self) -> Option<TtEntry> {
+        self.entries
+            .iter()
+            .flatten()
+            .copied()
+            .max_by_key(|e| e.depth)
+    }
+}
+
+/// Converts a root-relative score to node-relative for storing.
+pub fn score_to_tt(score: i32, ply: usize) -> i32 {
+    let ply = ply as i32;
+    if score >= DECISIVE {
+        score + ply
+    } else if score <= -DECISIVE {
+        score - ply
+    } else {
+        score
+    }
+}
+
+/// Converts a stored node-relative score back to root-relative.
+pub fn score_from_tt(score: i32, ply: usize) -> i32 {
+    let ply = ply as i32;
+    if score >= DECISIVE {
+        score - ply
+    } else if score <= -DECISIVE {
+        score + ply
+    } else {
+        score
+    }
+}
+
+const _: () = assert!(MAX_PLY < 256);
+
+/// One lock-free slot: `check = key ^ data` and `data`.
+#[derive(Debug, Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Slot {
+    /// The entry's data word if it belongs to `key`.
+    #[inline]
+    fn read(&self, key: u64) -> Option<u64> {
+        let data = self.data.load(Ordering::Relaxed);
+        let check = self.check.load(Ordering::Relaxed);
+        (check ^ data == key && bound_bits(data) != 0).then_some(data)
+    }
+
+    /// The raw words (for replacement decisions): key and data, or `None`
+    /// when empty or torn beyond use (an empty slot reads as data 0).
+    #[inline]
+    fn raw(&self) -> (u64, u64) {
+        let data = self.data.load(Ordering::Relaxed);
+        let check = self.check.load(Ordering::Relaxed);
+        (check ^ data, data)
+    }
+
+    #[inline]
+    fn write(&self, key: u64, data: u64) {
+        self.data.store(data, Ordering::Relaxed);
+        self.check.store(key ^ data, Ordering::Relaxed);
+    }
+
+    fn clear(&self) {
+        self.data.store(0, Ordering::Relaxed);
+        self.check.store(0, Ordering::Relaxed);
+    }
+}
+
+#[inline]
+fn bound_bits(data: u64) -> u64 {
+    (data >> 40) & 3
+}
+
+#[inline]
+fn depth_of(data: u64) -> u8 {
+    (data >> 32) as u8
+}
+
+#[inline]
+fn gen_of(data: u64) -> u8 {
+    (data >> 48) as u8
+}
+
+#[inline]
+fn move_bits(data: u64) -> u16 {
+    data as u16
+}
+
+fn encode(mv: Option<Move>, score: i32, depth: u8, bound: Bound, generation: u8) -> u64 {
+    let b: u64 = match bound {
+        Bound::Upper => 1,
+        Bound::Lower => 2,
+        Bound::Exact => 3,
+    };
+    let score = score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
+    u64::from(mv.map_or(0, Move::to_u16))
+        | u64::from(score as u16) << 16
+        | u64::from(depth) << 32
+        | b << 40
+        | u64::from(generation) << 48
+}
+
+fn decode(data: u64, ply: usize) -> TtEntry {
+    let bound = match bound_bits(data) {
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        _ => Bound::Exact,
+    };
+    TtEntry {
+        mv: Move::from_u16(move_bits(data)),
+        score: score_from_tt(i32::from((data >> 16) as u16 as i16), ply),
+        depth: depth_of(data),
+        bound,
+        generation: gen_of(data),
+    }
+}
+
+/// The shared hash table. `Sync`: every slot is a pair of atomics.
+#[derive(Debug)]
+pub struct TranspositionTable {
+    slots: Vec<Slot>,
+    /// Buckets minus one (a bucket is two slots).
+    mask: u64,
+    generation: AtomicU8,
+    policy: TtPolicy,
+    mb: usize,
+}
+
+/// Bytes per bucket (two slots of two words).
+pub const BUCKET_BYTES: usize = 32;
+
+impl TranspositionTable {
+    /// A table of `mb` megabytes (at least one bucket), two-tier policy.
+    ///
+    /// # Panics
+    /// If the memory cannot be allocated; see [`TranspositionTable::try_new`].
+    pub fn new(mb: usize) -> TranspositionTable {
+        TranspositionTable::with_policy(mb, TtPolicy::TwoTier)
+    }
+
+    /// A table of `mb` megabytes running `policy`.
+    ///
+    /// # Panics
+    /// If the memory cannot be allocated.
+    pub fn with_policy(mb: usize, policy: TtPolicy) -> TranspositionTable {
+        TranspositionTable::try_new(mb.max(1), policy).expect("hash table allocation")
+    }
+
+    /// A table of `mb` megabytes, rounded down to a power of two of
+    /// buckets; `None` for 0 MB or a size that cannot be allocated.
+    pub fn try_new(mb: usize, policy: TtPolicy) -> Option<TranspositionTable> {
+        let bytes = mb.checked_mul(1 << 20)?;
+        let buckets = bytes / BUCKET_BYTES;
+        if buckets == 0 {
+            return None;
+        }
+        let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
+        let n = buckets.checked_mul(2)?;
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(n).ok()?;
+        slots.resize_with(n, Slot::default);
+        Some(TranspositionTable {
+            slots,
+            mask: buckets as u64 - 1,
+            generation: AtomicU8::new(0),
+            policy,
+            mb,
+        })
+    }
+
+    /// The size asked for, in MB.
+    pub fn size_mb(&self) -> usize {
+        self.mb
+    }
+
+    /// Number of buckets.
+    pub fn buckets(&self) -> usize {
+        self.slots.len() / 2
+    }
+
+    /// The replacement policy.
+    pub fn policy(&self) -> TtPolicy {
+        self.policy
+    }
+
+    /// Empties every slot and resets the generation.
+    pub fn clear(&self) {
+        for s in &self.slots {
+            s.clear();
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Starts a new search generation (ages every stored entry).
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// The current generation.
+    pub fn generation(&self) -> u8 {
+        self.generation.load(Ordering::Relaxed)
+    }
+
+    /// The bucket's two slots for two-tier, or the single slot for the
+    /// one-entry policies.
+    #[inline]
+    fn bucket(&self, key: u64) -> &[Slot] {
+        match self.policy {
+            TtPolicy::TwoTier => {
+                let i = (key & self.mask) as usize * 2;
+                &self.slots[i..i + 2]
+            }
+            _ => {
+                let i = (key & (self.mask << 1 | 1)) as usize;
+                &self.slots[i..=i]
+            }
+        }
+    }
+
+    /// Looks `key` up; scores are converted for a node `ply` plies from
+    /// the root.
+    #[inline]
+    pub fn probe(&self, key: u64, ply: usize) -> TtHit {
+        let mut hit = TtHit::default();
+        if self.policy == TtPolicy::Off {
+            return hit;
+        }
+        for (i, slot) in self.bucket(key).iter().enumerate() {
+            if let Some(data) = slot.read(key) {
+                hit.entries[i] = Some(decode(data, ply));
+            }
+        }
+        hit
+    }
+
+    /// Stores a search result for `key` found `ply` plies from the root,
+    /// following the policy's replacement rule (module docs).
+    pub fn store(
+        &self,
+        key: u64,
+        ply: usize,
+        mv: Option<Move>,
+        score: i32,
+        depth: i32,
+        bound: Bound,
+    ) {
+        let generation = self.generation();
+        let depth = depth.clamp(0, i32::from(u8::MAX)) as u8;
+        let score = score_to_tt(score, ply);
+        let slots = self.bucket(key);
+        // Keeps a move the same position already had when the new result
+        // has none (fail-low nodes know no best move).
+        let with_move = |old_key: u64, old: u64| -> u64 {
+            let mv = mv.or_else(|| {
+                (old_key == key)
+                    .then(|| Move::from_u16(move_bits(old)))
+                    .flatten()
+            });
+            encode(mv, score, depth, bound, generation)
+        };
+        match self.policy {
+            TtPolicy::Off => {}
+            TtPolicy::Always => {
+                let (k, d) = slots[0].raw();
+                slots[0].write(key, with_move(k, d));
+            }
+            TtPolicy::Depth => {
+                let (k, d) = slots[0].raw();
+                if bound_bits(d) == 0 || k == key || depth >= depth_of(d) || gen_of(d) != generation
+                {
+                    slots[0].write(key, with_move(k, d));
+                }
+            }
+            TtPolicy::TwoTier => {
+                let (k1, d1) = slots[0].raw();
+                let empty = bound_bits(d1) == 0;
+                if empty || depth >= depth_of(d1) || gen_of(d1) != generation {
+                    if !empty && k1 != key {
+                        slots[1].write(k1, d1);
+                    }
+                    slots[0].write(key, with_move(k1, d1));
+                } else {
+                    let (k2, d2) = slots[1].raw();
+                    slots[1].write(key, with_move(k2, d2));
+                }
+            }
+        }
+    }
+
+    /// Occupancy by the current generation, per mille, sampled over the
+    /// first 1000 slots.
+    pub fn hashfull(&self) -> u32 {
+        let n = self.slots.len().min(1000);
+        let generation = self.generation();
+        let used = self.slots[..n]
+            .iter()
+            .filter(|s| {
+                let d = s.data.load(Ordering::Relaxed);
+                bound_bits(d) != 0 && gen_of(d) == generation
+            })
+            .count();
+        (used * 1000 / n) as u32
+    }
+
+    /// What the table knows about `pos` (root-relative scores), for the
+    /// protocol's `probe`: the stored move if legal, and the best bounds.
+    pub fn probe_result(&self, pos: &Position) -> Option<ProbeResult> {
+        let hit = self.probe(pos.key(), 0);
+        if !hit.any() {
+            return None;
+        }
+        let best = hit.moves().into_iter().flatten().find(|&m| pos.is_legal(m));
+        let mut lower: Option<(i32, u32)> = None;
+        let mut upper: Option<(i32, u32)> = None;
+        for e in hit.entries.iter().flatten() {
+            let d = u32::from(e.depth);
+            if matches!(e.bound, Bound::Lower | Bound::Exact) && lower.is_none_or(|(_, ld)| d > ld)
+            {
+                lower = Some((e.score, d));
+            }
+            if matches!(e.bound, Bound::Upper | Bound::Exact) && upper.is_none_or(|(_, ud)| d > ud)
+            {
+                upper = Some((e.score, d));
+            }
+        }
+        Some(ProbeResult { best, lower, upper })
+    }
+}
