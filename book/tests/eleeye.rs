@@ -1,0 +1,115 @@
+//! The `BOOK.DAT` reader against ElephantEye's real book, whose known
+//! answers are listed in `docs/book-formats.md`. The file is LGPL test data
+//! outside the repository; without it the test prints a note and passes.
+
+use board::Position;
+use book::{AnyBook, BookSet, EleeyeBook};
+
+const BOOK_DAT: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../shared/data/eleeye-book/BOOK.DAT"
+);
+
+fn load() -> Option<Vec<u8>> {
+    match std::fs::read(BOOK_DAT) {
+        Ok(data) => Some(data),
+        Err(e) => {
+            println!("note: {BOOK_DAT} not available ({e}); BOOK.DAT known-answer test skipped");
+            None
+        }
+    }
+}
+
+fn moves(book: &EleeyeBook, pos: &Position) -> Vec<(String, u32)> {
+    book.probe(pos)
+        .iter()
+        .map(|m| (m.mv.to_string(), m.weight))
+        .collect()
+}
+
+fn owned(list: &[(&str, u32)]) -> Vec<(String, u32)> {
+    list.iter().map(|&(m, w)| (m.to_string(), w)).collect()
+}
+
+#[test]
+fn known_answers_of_the_real_book() {
+    let Some(data) = load() else { return };
+    assert_eq!(data.len(), 96_648);
+    let book = EleeyeBook::from_bytes(&data).unwrap();
+    assert_eq!(book.len(), 12_081);
+    let mut pos = Position::startpos();
+    assert_eq!(
+        moves(&book, &pos),
+        owned(&[
+            ("b2e2", 1473),
+            ("h2e2", 1473),
+            ("c3c4", 546),
+            ("g3g4", 546),
+            ("c0e2", 311),
+            ("g0e2", 311),
+            ("b0c2", 89),
+            ("h0g2", 89),
+            ("b2f2", 42),
+            ("h2d2", 42),
+            ("b2d2", 37),
+            ("h2f2", 37),
+            ("b0a2", 18),
+            ("h0i2", 18),
+            ("b2g2", 2),
+            ("h2c2", 2),
+        ])
+    );
+    // After h2e2 only the mirror (b2e2) is stored; its moves come back
+    // mirrored.
+    pos.play("h2e2".parse().unwrap()).unwrap();
+    assert_eq!(
+        moves(&book, &pos),
+        owned(&[("h9g7", 761), ("b9c7", 172), ("h7e7", 97), ("b7e7", 1)])
+    );
+    let mut mirror = Position::startpos();
+    mirror.play("b2e2".parse().unwrap()).unwrap();
+    assert_eq!(
+        moves(&book, &mirror),
+        owned(&[("b9c7", 761), ("h9g7", 172), ("b7e7", 97), ("h7e7", 1)])
+    );
+}
+
+#[test]
+fn every_move_the_real_book_gives_along_its_main_lines_is_legal() {
+    let Some(data) = load() else { return };
+    let set = BookSet::from_books(vec![AnyBook::from_bytes(&data).unwrap()]);
+    // Follow the heaviest move for 20 plies from the start; every move the
+    // set returns must be legal where it is played.
+    let mut pos = Position::startpos();
+    let mut plies = 0;
+    while let Some(choice) = set.choose(&pos, 0, 0) {
+        assert!(pos.is_legal(choice.mv));
+        for (mv, _) in &choice.candidates {
+            assert!(pos.is_legal(*mv), "{mv} in {}", pos.fen());
+        }
+        pos.play(choice.mv).unwrap();
+        plies += 1;
+        if plies == 20 {
+            break;
+        }
+    }
+    assert!(
+        plies >= 8,
+        "the main line left the book after {plies} plies"
+    );
+}
+
+#[test]
+fn truncated_book_dat_is_refused() {
+    let Some(data) = load() else { return };
+    let err = AnyBook::from_bytes(&data[..data.len() - 3]).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "not an opening book (96645 bytes: no Chariot book header, and not a whole number of 8-byte BOOK.DAT records)"
+    );
+    // Records out of order (two swapped) are refused too.
+    let mut swapped = data.clone();
+    let (a, b) = swapped.split_at_mut(8);
+    a.swap_with_slice(&mut b[..8]);
+    assert!(AnyBook::from_bytes(&swapped).is_err() || data[..8] == data[8..16]);
+}
