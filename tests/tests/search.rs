@@ -1,0 +1,278 @@
+//! Black-box tests of the engine's search API: exact mate scores checked
+//! against a brute-force mate finder, stalemate, forced replies, root move
+//! restriction, MultiPV, stop, ponder and bench determinism.
+
+use std::time::Duration;
+
+use board::{Move, Position};
+use engine::bench::{BenchOptions, run};
+use engine::{Engine, Event, Limits, Score, SearchResult, TtPolicy};
+
+fn pos(fen: &str) -> Position {
+    Position::from_fen(fen).expect("test FEN")
+}
+
+fn mv(s: &str) -> Move {
+    s.parse().expect("test move")
+}
+
+fn search(fen: &str, limits: Limits) -> SearchResult {
+    let mut engine = Engine::new();
+    engine.start(pos(fen), limits, Box::new(|_| {}));
+    engine.wait()
+}
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+/// The slow twin: whether the side to move can leave the opponent without
+/// a legal move within `plies` (odd) plies, whatever the opponent does.
+fn forces_no_move(p: &mut Position, plies: u32) -> bool {
+    for m in p.legal_moves() {
+        p.make_move(m);
+        let replies = p.legal_moves();
+        let wins = replies.is_empty()
+            || (plies >= 3
+                && replies.iter().all(|&r| {
+                    p.make_move(r);
+                    let w = forces_no_move(p, plies - 2);
+                    p.unmake_move();
+                    w
+                }));
+        p.unmake_move();
+        if wins {
+            return true;
+        }
+    }
+    false
+}
+
+fn assert_mate(fen: &str, plies: i32) {
+    let mut p = pos(fen);
+    assert!(
+        forces_no_move(&mut p, plies as u32),
+        "{fen}: no forced mate in {plies} plies"
+    );
+    if plies > 1 {
+        assert!(
+            !forces_no_move(&mut p, plies as u32 - 2),
+            "{fen}: a shorter mate exists"
+        );
+    }
+    let r = search(fen, depth(plies as u32 + 2));
+    assert_eq!(r.score, Score::Mate(plies), "{fen}");
+    assert_eq!(r.rule, None);
+    let best = r.best.expect("a mating move");
+    assert!(p.is_legal(best));
+    if plies == 1 {
+        p.make_move(best);
+        assert!(p.legal_moves().is_empty(), "{fen}: {best} does not mate");
+    }
+}
+
+#[test]
+fn mate_in_one() {
+    assert_mate("4k4/9/9/5R2R/9/9/9/9/9/3K5 w - - 0 1", 1);
+    assert_mate("3n1N3/5N3/5k2C/9/9/9/9/4K4/9/9 w - - 0 1", 1);
+    assert_mate("3a5/5k3/3a5/9/9/3R4C/9/4K4/9/9 w - - 0 1", 1);
+}
+
+#[test]
+fn mate_in_two() {
+    assert_mate("4k4/9/9/6C2/9/9/9/8R/9/3K5 w - - 0 1", 3);
+    assert_mate("R8/3k5/b8/9/4N4/9/9/9/4K4/9 w - - 0 1", 3);
+}
+
+#[test]
+fn mate_in_three() {
+    assert_mate("9/9/4k4/9/6b2/7R1/9/9/9/5K3 w - - 0 1", 5);
+    assert_mate("5kb2/9/5P3/9/9/9/6N2/3K5/9/9 w - - 0 1", 5);
+}
+
+#[test]
+fn being_mated_is_scored_negative() {
+    let r = search("3k5/4a4/2N6/9/9/9/9/9/9/3RK4 b - - 0 1", depth(4));
+    assert_eq!(r.score, Score::Mate(-2));
+    assert!(r.best.is_some());
+}
+
+#[test]
+fn stalemate_is_a_loss() {
+    // Red's only way to win at once is to leave Black without a move while
+    // not in check: scored as a mate in one.
+    let fen = "5k3/9/9/9/9/7N1/9/9/4K4/9 w - - 0 1";
+    let r = search(fen, depth(4));
+    assert_eq!(r.score, Score::Mate(1));
+    let mut p = pos(fen);
+    p.make_move(r.best.expect("a move"));
+    assert!(!p.in_check() && p.legal_moves().is_empty());
+    // The stalemated side at the root: lost, no move.
+    let mut e = Engine::new();
+    e.start(p, depth(3), Box::new(|_| {}));
+    let r = e.wait();
+    assert_eq!((r.best, r.score), (None, Score::Mate(0)));
+}
+
+#[test]
+fn single_legal_move_is_played() {
+    for fen in [
+        "2b6/5k3/9/3P5/9/9/9/1r1K5/9/9 w - - 0 1",
+        "9/5k3/3a5/9/4r4/9/9/4K4/7N1/9 w - - 0 1",
+        "3ak1b2/9/3a4b/9/9/2C6/N8/5K3/9/6n2 w - - 0 1",
+    ] {
+        let only = pos(fen).legal_moves();
+        assert_eq!(only.len(), 1);
+        let clock = engine::Clock {
+            time: Duration::from_secs(10),
+            ..engine::Clock::default()
+        };
+        let r = search(
+            fen,
+            Limits {
+                clock: Some(clock),
+                ..Limits::default()
+            },
+        );
+        assert_eq!(r.best, Some(only[0]), "{fen}");
+    }
+}
+
+#[test]
+fn root_moves_are_restricted() {
+    let start = board::START_FEN;
+    let allowed = vec![mv("a3a4"), mv("i0i1"), mv("b0a2")];
+    let r = search(
+        start,
+        Limits {
+            depth: Some(4),
+            root_moves: allowed.clone(),
+            ..Limits::default()
+        },
+    );
+    assert!(allowed.contains(&r.best.expect("a move")));
+    // Only illegal moves allowed: no move at all.
+    let r = search(
+        start,
+        Limits {
+            depth: Some(3),
+            root_moves: vec![mv("a0a9")],
+            ..Limits::default()
+        },
+    );
+    assert_eq!(r.best, None);
+    // Depth 0: no search.
+    assert_eq!(search(start, depth(0)).best, None);
+}
+
+#[test]
+fn multipv_reports_distinct_lines() {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut e = Engine::new();
+    let limits = Limits {
+        depth: Some(4),
+        multipv: 3,
+        ..Limits::default()
+    };
+    e.start(
+        Position::startpos(),
+        limits,
+        Box::new(move |ev| {
+            if let Event::Iteration(r) = ev {
+                let _ = tx.send(r);
+            }
+        }),
+    );
+    let result = e.wait();
+    let reports: Vec<_> = rx.try_iter().filter(|r| r.depth == 4).collect();
+    assert_eq!(
+        reports.iter().map(|r| r.multipv).collect::<Vec<_>>(),
+        vec![1, 2, 3]
+    );
+    let firsts: Vec<Move> = reports.iter().map(|r| r.pv[0]).collect();
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    assert_eq!(result.best, Some(firsts[0]));
+    let score = |r: &engine::Report| match r.score {
+        Score::Cp(c) => c,
+        Score::Mate(_) => panic!("no mate from the start"),
+    };
+    assert!(score(&reports[0]) >= score(&reports[1]) && score(&reports[1]) >= score(&reports[2]));
+}
+
+#[test]
+fn stop_ends_an_infinite_search_with_a_legal_move() {
+    let mut e = Engine::new();
+    let start = Position::startpos();
+    e.start(
+        start.clone(),
+        Limits {
+            infinite: true,
+            ..Limits::default()
+        },
+        Box::new(|_| {}),
+    );
+    std::thread::sleep(Duration::from_millis(30));
+    let h = e.handle();
+    assert!(h.is_running());
+    h.stop();
+    let r = e.wait();
+    assert!(start.is_legal(r.best.expect("a move")));
+    assert!(r.depth >= 1);
+    assert!(!h.is_running());
+}
+
+#[test]
+fn ponder_search_waits_for_ponderhit() {
+    let mut e = Engine::new();
+    let limits = Limits {
+        ponder: true,
+        movetime: Some(Duration::from_millis(5)),
+        ..Limits::default()
+    };
+    e.start(Position::startpos(), limits, Box::new(|_| {}));
+    std::thread::sleep(Duration::from_millis(40));
+    let h = e.handle();
+    // The movetime is not charged while pondering.
+    assert!(h.is_running());
+    h.ponderhit();
+    let r = e.wait();
+    assert!(r.best.is_some());
+}
+
+#[test]
+fn node_limit_and_new_game_are_reproducible() {
+    let mut e = Engine::new();
+    let limits = Limits {
+        nodes: Some(20_000),
+        ..Limits::default()
+    };
+    e.start(Position::startpos(), limits.clone(), Box::new(|_| {}));
+    let a = e.wait();
+    e.new_game();
+    e.start(Position::startpos(), limits, Box::new(|_| {}));
+    let b = e.wait();
+    assert_eq!((a.best, a.nodes, a.depth), (b.best, b.nodes, b.depth));
+    assert!(a.nodes >= 20_000 && a.nodes < 21_000);
+}
+
+#[test]
+fn bench_is_deterministic() {
+    let opts = BenchOptions {
+        depth: Some(3),
+        hash_mb: 4,
+        tt: TtPolicy::TwoTier,
+        store_qs: true,
+    };
+    let a = run(&opts, &mut Vec::new()).expect("bench");
+    let b = run(&opts, &mut Vec::new()).expect("bench");
+    assert_eq!(a.nodes, b.nodes);
+    assert_eq!(a.tt, b.tt);
+    let mut text = Vec::new();
+    run(&opts, &mut text).expect("bench");
+    let text = String::from_utf8(text).expect("utf-8");
+    assert!(text.contains(&format!("Nodes searched: {}", a.nodes)));
+    assert!(text.contains("Nodes/second: "));
+}
