@@ -1,0 +1,609 @@
+//! One game between two engines: the arena's clocks, legality of every
+//! move, the rules' verdicts (`Position::outcome`), score adjudication, and
+//! the record of how it ended. Faults of an engine (crash, hang, flag fall,
+//! illegal or unreadable move) lose the game for it; a crashed or hung
+//! process is discarded and restarted for its next game.
+
+use std::fmt;
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+use board::{ByColor, Color, Move, Outcome, Position, Reason};
+
+use crate::config::{DrawRule, EngineSpec, Protocol, ResignRule, TimeControl};
+use crate::engine::{Engine, SearchFailure};
+use crate::openings::Opening;
+
+/// The result of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    /// Red won (`1-0`).
+    RedWins,
+    /// Black won (`0-1`).
+    BlackWins,
+    /// Drawn (`1/2-1/2`).
+    Draw,
+}
+
+impl GameResult {
+    /// The win of `color`.
+    pub fn win_for(color: Color) -> GameResult {
+        match color {
+            Color::Red => GameResult::RedWins,
+            Color::Black => GameResult::BlackWins,
+        }
+    }
+
+    /// The PGN result token.
+    pub fn pgn(self) -> &'static str {
+        match self {
+            GameResult::RedWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        }
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Termination {
+    /// A rule of the game (mate, stalemate, repetition, move limit,
+    /// material), judged by the `board` crate.
+    Rule(Reason),
+    /// The engine answered, but after its clock (plus margin) ran out, or
+    /// after the per-move timeout of a depth/nodes game.
+    TimeForfeit,
+    /// The engine gave no final line at all, even after `stop`.
+    Unresponsive,
+    /// The engine played a well-formed move that is not legal.
+    IllegalMove,
+    /// The engine's final line or move could not be read.
+    UnparsableReply,
+    /// The engine said it had no move although legal moves exist.
+    NoMove,
+    /// The engine process exited or could not be (re)started.
+    Crash,
+    /// Both engines' scores agreed that one side is lost.
+    ResignAdjudication,
+    /// Both engines' scores agreed that the game is level.
+    DrawAdjudication,
+    /// The arena's cap on game length was reached.
+    PlyLimit,
+}
+
+impl Termination {
+    /// Whether an engine broke the game (as opposed to the game ending).
+    pub fn is_fault(&self) -> bool {
+        matches!(
+            self,
+            Termination::TimeForfeit
+                | Termination::Unresponsive
+                | Termination::IllegalMove
+                | Termination::UnparsableReply
+                | Termination::NoMove
+                | Termination::Crash
+        )
+    }
+}
+
+impl fmt::Display for Termination {
+    /// The text of the PGN `Termination` tag.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Termination::Rule(reason) => f.write_str(reason.name()),
+            Termination::TimeForfeit => f.write_str("time forfeit"),
+            Termination::Unresponsive => f.write_str("unresponsive engine"),
+            Termination::IllegalMove => f.write_str("illegal move"),
+            Termination::UnparsableReply => f.write_str("unparsable reply"),
+            Termination::NoMove => f.write_str("no move"),
+            Termination::Crash => f.write_str("engine crash"),
+            Termination::ResignAdjudication => f.write_str("adjudication: resign"),
+            Termination::DrawAdjudication => f.write_str("adjudication: draw"),
+            Termination::PlyLimit => f.write_str("ply limit"),
+        }
+    }
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// Red engine's name.
+    pub red: String,
+    /// Black engine's name.
+    pub black: String,
+    /// The start position in FEN.
+    pub start_fen: String,
+    /// The full-move number of the start position.
+    pub start_fullmove: u16,
+    /// The side to move at the start.
+    pub start_side: Color,
+    /// The moves played, all legal.
+    pub moves: Vec<Move>,
+    /// The result.
+    pub result: GameResult,
+    /// Why it ended.
+    pub termination: Termination,
+    /// A sentence saying who did what (for the PGN comment and the log).
+    pub detail: String,
+}
+
+/// How games are played and judged, the same for every game.
+#[derive(Clone, Debug)]
+pub struct GameSettings {
+    /// Thinking time.
+    pub tc: TimeControl,
+    /// Slack added to a clock before the flag falls (pipe and scheduling
+    /// delays are charged to the engine otherwise).
+    pub margin: Duration,
+    /// How long to wait after `stop` for a late final line, and after
+    /// `quit` before killing.
+    pub grace: Duration,
+    /// The longest a depth- or nodes-limited move may take.
+    pub move_timeout: Duration,
+    /// Optional score-based resignation.
+    pub resign: Option<ResignRule>,
+    /// Optional score-based draw.
+    pub draw: Option<DrawRule>,
+    /// Plies after which a game is declared drawn (a safety net: the rules
+    /// end every game well before).
+    pub max_plies: usize,
+}
+
+/// One engine seat: the settings and, while it runs, the process.
+pub struct Seat {
+    spec: EngineSpec,
+    engine: Option<Engine>,
+}
+
+impl Seat {
+    /// A seat whose process is started on first use.
+    pub fn new(spec: EngineSpec) -> Seat {
+        Seat { spec, engine: None }
+    }
+
+    /// The engine's name.
+    pub fn name(&self) -> &str {
+        &self.spec.name
+    }
+
+    /// Starts the process if needed and begins a new game.
+    fn begin_game(&mut self) -> anyhow::Result<&mut Engine> {
+        let engine = match &mut self.engine {
+            Some(engine) => engine,
+            slot => slot.insert(Engine::start(&self.spec)?),
+        };
+        if let Err(e) = engine.new_game() {
+            self.engine = None;
+            return Err(e);
+        }
+        match &mut self.engine {
+            Some(engine) => Ok(engine),
+            None => anyhow::bail!("engine '{}' vanished", self.spec.name),
+        }
+    }
+
+    /// Kills and reaps a broken process; the next game starts a new one.
+    fn discard(&mut self) {
+        self.engine = None;
+    }
+
+    /// Ends the process politely (`quit`, then kill after `grace`).
+    pub fn shutdown(&mut self, grace: Duration) {
+        if let Some(engine) = self.engine.take() {
+            engine.quit(grace);
+        }
+    }
+}
+
+fn side_name(color: Color) -> &'static str {
+    match color {
+        Color::Red => "Red",
+        Color::Black => "Black",
+    }
+}
+
+/// The `go` line for the side to move and the time it may take.
+fn go_command(
+    engine: &Engine,
+    settings: &GameSettings,
+    clocks: &ByColor<Duration>,
+    side: Color,
+) -> (String, Duration) {
+    match settings.tc {
+        TimeControl::Clock { increment, .. } => {
+            let ms = |d: Duration| d.as_millis().max(1);
+            let line = match engine.spec().protocol {
+                Protocol::Uci => format!(
+                    "go wtime {} btime {} winc {} binc {}",
+                    ms(clocks[Color::Red]),
+                    ms(clocks[Color::Black]),
+                    increment.as_millis(),
+                    increment.as_millis()
+                ),
+                Protocol::Ucci => {
+                    let unit = |d: Duration| {
+                        if engine.uses_millis() {
+                            d.as_millis().max(1)
+                        } else {
+                            u128::from(d.as_secs().max(1))
+                        }
+                    };
+                    let inc = |d: Duration| {
+                        if engine.uses_millis() {
+                            d.as_millis()
+                        } else {
+                            u128::from(d.as_secs())
+                        }
+                    };
+                    format!(
+                        "go time {} increment {} opptime {} oppincrement {}",
+                        unit(clocks[side]),
+                        inc(increment),
+                        unit(clocks[!side]),
+                        inc(increment)
+                    )
+                }
+            };
+            (line, clocks[side] + settings.margin)
+        }
+        TimeControl::Depth(d) => (format!("go depth {d}"), settings.move_timeout),
+        TimeControl::Nodes(n) => (format!("go nodes {n}"), settings.move_timeout),
+    }
+}
+
+/// The `position` line for the game so far.
+fn position_command(start_fen: &str, moves: &[Move]) -> String {
+    let mut line = format!("position fen {start_fen}");
+    if !moves.is_empty() {
+        line.push_str(" moves");
+        for m in moves {
+            let _ = write!(line, " {m}");
+        }
+    }
+    line
+}
+
+/// Score adjudication after a move: `scores[i]` is the mover's own score
+/// at ply i (`None` when it reported none).
+fn adjudicate_scores(
+    scores: &[Option<i32>],
+    pos: &Position,
+    settings: &GameSettings,
+) -> Option<(GameResult, Termination)> {
+    let last = |count: usize, offset: usize| -> Option<Vec<i32>> {
+        (0..count)
+            .map(|k| {
+                scores
+                    .len()
+                    .checked_sub(1 + offset + 2 * k)
+                    .and_then(|i| scores[i])
+            })
+            .collect()
+    };
+    if let Some(rule) = settings.resign {
+        // The side that just moved is !side_to_move.
+        if let (Some(mover), Some(other)) = (last(rule.moves, 0), last(rule.moves, 1)) {
+            let mover_color = !pos.side_to_move();
+            if mover.iter().all(|&s| s <= -rule.score) && other.iter().all(|&s| s >= rule.score) {
+                return Some((
+                    GameResult::win_for(!mover_color),
+                    Termination::ResignAdjudication,
+                ));
+            }
+            if mover.iter().all(|&s| s >= rule.score) && other.iter().all(|&s| s <= -rule.score) {
+                return Some((
+                    GameResult::win_for(mover_color),
+                    Termination::ResignAdjudication,
+                ));
+            }
+        }
+    }
+    if let Some(rule) = settings.draw
+        && usize::from(pos.fullmove_number()) >= rule.after
+        && let (Some(mover), Some(other)) = (last(rule.moves, 0), last(rule.moves, 1))
+        && mover.iter().chain(&other).all(|s| s.abs() <= rule.score)
+    {
+        return Some((GameResult::Draw, Termination::DrawAdjudication));
+    }
+    None
+}
+
+/// Plays one game from `opening` with `seats.red` as Red and `seats.black`
+/// as Black.
+pub fn play_game(
+    seats: ByColor<&mut Seat>,
+    opening: &Opening,
+    settings: &GameSettings,
+) -> GameRecord {
+    let mut seats = seats;
+    let mut pos = opening.position.clone();
+    let mut record = GameRecord {
+        red: seats[Color::Red].name().to_string(),
+        black: seats[Color::Black].name().to_string(),
+        start_fen: pos.fen(),
+        start_fullmove: pos.fullmove_number(),
+        start_side: pos.side_to_move(),
+        moves: Vec::new(),
+        result: GameResult::Draw,
+        termination: Termination::PlyLimit,
+        detail: String::new(),
+    };
+    let finish =
+        |record: &mut GameRecord, result: GameResult, termination: Termination, detail: String| {
+            record.result = result;
+            record.termination = termination;
+            record.detail = detail;
+        };
+
+    for color in Color::ALL {
+        if let Err(e) = seats[color].begin_game() {
+            let detail = format!(
+                "{} ({}) could not start: {e:#}",
+                side_name(color),
+                seats[color].name()
+            );
+            finish(
+                &mut record,
+                GameResult::win_for(!color),
+                Termination::Crash,
+                detail,
+            );
+            return record;
+        }
+    }
+
+    let base = match settings.tc {
+        TimeControl::Clock { base, .. } => base,
+        _ => Duration::ZERO,
+    };
+    let increment = match settings.tc {
+        TimeControl::Clock { increment, .. } => increment,
+        _ => Duration::ZERO,
+    };
+    let mut clocks = ByColor {
+        red: base,
+        black: base,
+    };
+    let mut scores: Vec<Option<i32>> = Vec::new();
+
+    loop {
+        if let Outcome::Decided { winner, reason } = pos.outcome() {
+            let (result, detail) = match winner {
+                Some(w) => (
+                    GameResult::win_for(w),
+                    format!("{} wins by {reason}", side_name(w)),
+                ),
+                None => (GameResult::Draw, format!("draw by {reason}")),
+            };
+            finish(&mut record, result, Termination::Rule(reason), detail);
+            return record;
+        }
+        if record.moves.len() >= settings.max_plies {
+            let detail = format!("draw: game reached the cap of {} plies", settings.max_plies);
+            finish(&mut record, GameResult::Draw, Termination::PlyLimit, detail);
+            return record;
+        }
+
+        let side = pos.side_to_move();
+        let who = format!("{} ({})", side_name(side), seats[side].name());
+        let loses = GameResult::win_for(!side);
+        let Some(engine) = seats[side].engine.as_mut() else {
+            finish(
+                &mut record,
+                loses,
+                Termination::Crash,
+                format!("{who} has no running process"),
+            );
+            return record;
+        };
+        let (go, allowed) = go_command(engine, settings, &clocks, side);
+        let position = position_command(&record.start_fen, &record.moves);
+        let reply = match engine.search(&position, &go, Instant::now() + allowed, settings.grace) {
+            Ok(reply) => reply,
+            Err(SearchFailure::Crashed(how)) => {
+                seats[side].discard();
+                finish(
+                    &mut record,
+                    loses,
+                    Termination::Crash,
+                    format!("{who} crashed: {how}"),
+                );
+                return record;
+            }
+            Err(SearchFailure::Hung) => {
+                seats[side].discard();
+                let detail = format!(
+                    "{who} gave no move within {} ms nor after stop",
+                    allowed.as_millis()
+                );
+                finish(&mut record, loses, Termination::Unresponsive, detail);
+                return record;
+            }
+        };
+
+        if reply.elapsed > allowed {
+            let detail = format!(
+                "{who} lost on time: {} ms used, {} ms allowed",
+                reply.elapsed.as_millis(),
+                allowed.as_millis()
+            );
+            finish(&mut record, loses, Termination::TimeForfeit, detail);
+            return record;
+        }
+        if let TimeControl::Clock { .. } = settings.tc {
+            clocks[side] = clocks[side].saturating_sub(reply.elapsed) + increment;
+        }
+
+        let text = match reply.best {
+            Ok(Some(text)) => text,
+            Ok(None) => {
+                finish(
+                    &mut record,
+                    loses,
+                    Termination::NoMove,
+                    format!("{who} claimed to have no move"),
+                );
+                return record;
+            }
+            Err(line) => {
+                let detail = format!(
+                    "{who} sent an unreadable final line '{}'",
+                    line.chars().take(60).collect::<String>()
+                );
+                finish(&mut record, loses, Termination::UnparsableReply, detail);
+                return record;
+            }
+        };
+        let m: Move = match text.parse() {
+            Ok(m) => m,
+            Err(_) => {
+                let detail = format!(
+                    "{who} sent an unreadable move '{}'",
+                    text.chars().take(60).collect::<String>()
+                );
+                finish(&mut record, loses, Termination::UnparsableReply, detail);
+                return record;
+            }
+        };
+        if pos.play(m).is_err() {
+            finish(
+                &mut record,
+                loses,
+                Termination::IllegalMove,
+                format!("{who} played the illegal move {m}"),
+            );
+            return record;
+        }
+        record.moves.push(m);
+        scores.push(reply.score.map(crate::engine::Score::centipawns));
+
+        if let Some((result, termination)) = adjudicate_scores(&scores, &pos, settings) {
+            let detail = match result {
+                GameResult::Draw => "draw agreed by both engines' scores".to_string(),
+                _ => format!(
+                    "{} resigns: both engines' scores agree",
+                    side_name(if result == GameResult::RedWins {
+                        Color::Black
+                    } else {
+                        Color::Red
+                    })
+                ),
+            };
+            finish(&mut record, result, termination, detail);
+            return record;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(resign: Option<ResignRule>, draw: Option<DrawRule>) -> GameSettings {
+        GameSettings {
+            tc: TimeControl::Depth(1),
+            margin: Duration::ZERO,
+            grace: Duration::ZERO,
+            move_timeout: Duration::ZERO,
+            resign,
+            draw,
+            max_plies: 100,
+        }
+    }
+
+    #[test]
+    fn position_lines() {
+        let moves = vec!["h2e2".parse().unwrap(), "h9g7".parse().unwrap()];
+        assert_eq!(
+            position_command("F w - - 0 1", &[]),
+            "position fen F w - - 0 1"
+        );
+        assert_eq!(
+            position_command("F w - - 0 1", &moves),
+            "position fen F w - - 0 1 moves h2e2 h9g7"
+        );
+    }
+
+    #[test]
+    fn resign_needs_both_sides() {
+        let s = settings(
+            Some(ResignRule {
+                score: 500,
+                moves: 2,
+            }),
+            None,
+        );
+        // After 4 plies Red is to move; the mover of ply 4 was Black.
+        let mut pos = Position::startpos();
+        for m in ["h2e2", "h9g7", "h0g2", "i9h9"] {
+            pos.play(m.parse().unwrap()).unwrap();
+        }
+        // Red (plies 1, 3) says +600, +700; Black (plies 2, 4) says −600, −900: Black resigns.
+        let scores = [Some(600), Some(-600), Some(700), Some(-900)];
+        assert_eq!(
+            adjudicate_scores(&scores, &pos, &s),
+            Some((GameResult::RedWins, Termination::ResignAdjudication))
+        );
+        // Red agreeing only once is not enough.
+        let scores = [Some(100), Some(-600), Some(700), Some(-900)];
+        assert_eq!(adjudicate_scores(&scores, &pos, &s), None);
+        // A missing score breaks the run.
+        let scores = [Some(600), None, Some(700), Some(-900)];
+        assert_eq!(adjudicate_scores(&scores, &pos, &s), None);
+        // The mover winning: Red resigns.
+        let scores = [Some(-600), Some(600), Some(-700), Some(900)];
+        assert_eq!(
+            adjudicate_scores(&scores, &pos, &s),
+            Some((GameResult::BlackWins, Termination::ResignAdjudication))
+        );
+    }
+
+    #[test]
+    fn draw_needs_move_number_and_both_sides() {
+        let mut pos = Position::startpos();
+        for m in ["h2e2", "h9g7", "h0g2", "i9h9"] {
+            pos.play(m.parse().unwrap()).unwrap();
+        }
+        // Full move 3 now.
+        let scores = [Some(5), Some(-3), Some(0), Some(8)];
+        let s = settings(
+            None,
+            Some(DrawRule {
+                score: 10,
+                moves: 2,
+                after: 3,
+            }),
+        );
+        assert_eq!(
+            adjudicate_scores(&scores, &pos, &s),
+            Some((GameResult::Draw, Termination::DrawAdjudication))
+        );
+        let s = settings(
+            None,
+            Some(DrawRule {
+                score: 10,
+                moves: 2,
+                after: 4,
+            }),
+        );
+        assert_eq!(adjudicate_scores(&scores, &pos, &s), None);
+        let s = settings(
+            None,
+            Some(DrawRule {
+                score: 5,
+                moves: 2,
+                after: 3,
+            }),
+        );
+        assert_eq!(adjudicate_scores(&scores, &pos, &s), None);
+        let s = settings(
+            None,
+            Some(DrawRule {
+                score: 10,
+                moves: 3,
+                after: 3,
+            }),
+        );
+        assert_eq!(adjudicate_scores(&scores, &pos, &s), None);
+    }
+}

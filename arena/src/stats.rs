@@ -1,0 +1,517 @@
+//! Match statistics: game and game-pair tallies, Elo with a 95 % interval,
+//! normalized Elo, and the sequential probability ratio test (SPRT).
+//!
+//! Everything here is plain arithmetic on counts; the tournament loop feeds
+//! it results and prints what it returns.
+//!
+//! The SPRT is the generalized SPRT in the form fishtest uses, derived here
+//! from first principles: the results are treated as samples x (a game
+//! scored 0, ½, 1, or a game pair scored 0, ¼, ½, ¾, 1 per game) with an
+//! unknown distribution. For a hypothesis "the mean score is s" the most
+//! likely distribution with that mean has, to second order, the variance
+//! r(s) = Σ p·(x − s)² = var + (μ − s)², so the log-likelihood is
+//! −N/2·ln r(s) plus a constant and
+//!
+//!   LLR = N/2 · ln(r(s0) / r(s1)).
+//!
+//! The hypotheses are given in Elo and turned into scores by one of two
+//! models ([`EloModel`]). Pairs are the samples when available because the
+//! two games of a pair share an opening and are correlated; treating them as
+//! independent games would understate the variance.
+
+use std::fmt;
+
+/// The two-sided 95 % quantile of the standard normal distribution.
+pub const Z95: f64 = 1.959_963_984_540_054;
+
+/// Weight given to an empty outcome bin so that a one-sided or all-draw
+/// sample still has a positive variance (the same idea fishtest calls
+/// regularisation); small enough not to move real results.
+const EMPTY_BIN_WEIGHT: f64 = 1e-3;
+
+/// The Elo difference that a mean score `s` (0 < s < 1) corresponds to under
+/// the logistic model: s = 1 / (1 + 10^(−elo/400)). Infinite at 0 and 1.
+pub fn elo_from_score(s: f64) -> f64 {
+    if s <= 0.0 {
+        f64::NEG_INFINITY
+    } else if s >= 1.0 {
+        f64::INFINITY
+    } else {
+        // `+ 0.0` turns −0.0 (s = ½) into 0.0 for printing.
+        -400.0 * (1.0 / s - 1.0).log10() + 0.0
+    }
+}
+
+/// The expected score of an Elo difference under the logistic model.
+pub fn score_from_elo(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// Normalized Elo per unit of t-value: nElo = t · 800 / ln 10, where t is
+/// the score excess over ½ divided by the per-game standard deviation.
+/// (At a per-game standard deviation of ½ — no draws — nElo and Elo agree
+/// near 0: d(Elo)/ds = 1600/ln 10 at s = ½.)
+const NELO_PER_T: f64 = 800.0 / std::f64::consts::LN_10;
+
+/// An Elo estimate with its 95 % confidence interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EloEstimate {
+    /// The point estimate.
+    pub elo: f64,
+    /// Lower end of the 95 % interval.
+    pub lower: f64,
+    /// Upper end of the 95 % interval.
+    pub upper: f64,
+}
+
+impl EloEstimate {
+    /// Half the width of the interval: the "±" figure.
+    pub fn error(&self) -> f64 {
+        (self.upper - self.lower) / 2.0
+    }
+}
+
+impl fmt::Display for EloEstimate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.elo.is_finite() && self.error().is_finite() {
+            write!(f, "{:+.1} ± {:.1}", self.elo, self.error())
+        } else if self.elo.is_finite() {
+            write!(f, "{:+.1} ± inf", self.elo)
+        } else {
+            write!(f, "{}inf", if self.elo > 0.0 { "+" } else { "-" })
+        }
+    }
+}
+
+/// Mean and variance of a discrete distribution given as (value, count)
+/// pairs, with the total count. `None` when there is no sample.
+fn mean_var(bins: &[(f64, f64)]) -> Option<(f64, f64, f64)> {
+    let n: f64 = bins.iter().map(|&(_, c)| c).sum();
+    if n <= 0.0 {
+        return None;
+    }
+    let mu = bins.iter().map(|&(x, c)| x * c).sum::<f64>() / n;
+    let var = bins
+        .iter()
+        .map(|&(x, c)| c * (x - mu) * (x - mu))
+        .sum::<f64>()
+        / n;
+    Some((n, mu, var))
+}
+
+/// Elo and its interval from samples: the mean score ± 1.96 standard errors,
+/// each end converted to Elo.
+fn elo_of_bins(bins: &[(f64, f64)]) -> Option<EloEstimate> {
+    let (n, mu, var) = mean_var(bins)?;
+    let half = Z95 * (var / n).sqrt();
+    Some(EloEstimate {
+        elo: elo_from_score(mu),
+        lower: elo_from_score(mu - half),
+        upper: elo_from_score(mu + half),
+    })
+}
+
+/// The score of one game from the point of view of one player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameScore {
+    /// 1 point.
+    Win,
+    /// ½ point.
+    Draw,
+    /// 0 points.
+    Loss,
+}
+
+impl GameScore {
+    /// Points in half-point units (2, 1, 0).
+    pub fn half_points(self) -> usize {
+        match self {
+            GameScore::Win => 2,
+            GameScore::Draw => 1,
+            GameScore::Loss => 0,
+        }
+    }
+
+    /// The same game from the opponent's side.
+    pub fn flip(self) -> GameScore {
+        match self {
+            GameScore::Win => GameScore::Loss,
+            GameScore::Draw => GameScore::Draw,
+            GameScore::Loss => GameScore::Win,
+        }
+    }
+}
+
+/// Win/draw/loss counts of one player against another.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Trinomial {
+    /// Games won.
+    pub wins: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// Games lost.
+    pub losses: u64,
+}
+
+impl Trinomial {
+    /// Counts one game.
+    pub fn add(&mut self, score: GameScore) {
+        match score {
+            GameScore::Win => self.wins += 1,
+            GameScore::Draw => self.draws += 1,
+            GameScore::Loss => self.losses += 1,
+        }
+    }
+
+    /// Number of games.
+    pub fn games(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Points scored (a draw is ½).
+    pub fn points(&self) -> f64 {
+        self.wins as f64 + self.draws as f64 / 2.0
+    }
+
+    /// Mean score per game, `None` before the first game.
+    pub fn score(&self) -> Option<f64> {
+        let n = self.games();
+        (n > 0).then(|| self.points() / n as f64)
+    }
+
+    fn bins(&self) -> [(f64, f64); 3] {
+        [
+            (1.0, self.wins as f64),
+            (0.5, self.draws as f64),
+            (0.0, self.losses as f64),
+        ]
+    }
+
+    /// Elo with a 95 % interval, treating games as independent.
+    pub fn elo(&self) -> Option<EloEstimate> {
+        elo_of_bins(&self.bins())
+    }
+}
+
+/// Counts of game pairs (the same opening with colours swapped) by the
+/// points one player scored in the pair: index 0 = 0 points (two losses),
+/// 1 = ½, 2 = 1 (a win and a loss, or two draws), 3 = 1½, 4 = 2.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pentanomial {
+    /// The five counts.
+    pub counts: [u64; 5],
+}
+
+impl Pentanomial {
+    /// Counts one finished pair.
+    pub fn add(&mut self, first: GameScore, second: GameScore) {
+        self.counts[first.half_points() + second.half_points()] += 1;
+    }
+
+    /// Number of pairs.
+    pub fn pairs(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+
+    /// Per-game score of each bin with its count.
+    fn bins(&self) -> [(f64, f64); 5] {
+        let mut bins = [(0.0, 0.0); 5];
+        for (i, bin) in bins.iter_mut().enumerate() {
+            *bin = (i as f64 / 4.0, self.counts[i] as f64);
+        }
+        bins
+    }
+
+    /// The bins with empty ones given a tiny weight, so that the variance
+    /// is positive whenever there is at least one pair.
+    fn regularized_bins(&self) -> [(f64, f64); 5] {
+        let mut bins = self.bins();
+        if self.pairs() > 0 {
+            for bin in &mut bins {
+                if bin.1 == 0.0 {
+                    bin.1 = EMPTY_BIN_WEIGHT;
+                }
+            }
+        }
+        bins
+    }
+
+    /// Elo with a 95 % interval from the pairs (the variance of pair
+    /// results, which accounts for the correlation inside a pair).
+    pub fn elo(&self) -> Option<EloEstimate> {
+        elo_of_bins(&self.bins())
+    }
+
+    /// Normalized Elo with a 95 % interval: the score excess over ½ in units
+    /// of the per-game standard deviation σ = √(2·`var_pair`), scaled by
+    /// 800 / ln 10. `None` before the first pair or when every pair ended
+    /// alike (σ = 0).
+    pub fn normalized_elo(&self) -> Option<EloEstimate> {
+        let (n, mu, var) = mean_var(&self.bins())?;
+        let sigma = (2.0 * var).sqrt();
+        if sigma <= 0.0 {
+            return None;
+        }
+        let half = Z95 * (var / n).sqrt();
+        let nelo = |s: f64| (s - 0.5) / sigma * NELO_PER_T;
+        Some(EloEstimate {
+            elo: nelo(mu),
+            lower: nelo(mu - half),
+            upper: nelo(mu + half),
+        })
+    }
+}
+
+/// How the SPRT's Elo bounds are turned into expected scores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EloModel {
+    /// Logistic (BayesElo-free) Elo: s = 1 / (1 + 10^(−elo/400)).
+    Logistic,
+    /// Normalized Elo, as fishtest uses: s = ½ + elo · (ln 10 / 800) · σ,
+    /// with σ the per-game standard deviation measured so far. Bounds then
+    /// mean the same statistical effort whatever the draw rate.
+    Normalized,
+}
+
+/// Where a running SPRT stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SprtState {
+    /// Neither bound crossed yet.
+    Continue,
+    /// LLR ≤ lower bound: H0 (elo = elo0) accepted — the change fails.
+    AcceptH0,
+    /// LLR ≥ upper bound: H1 (elo = elo1) accepted — the change passes.
+    AcceptH1,
+}
+
+/// Parameters of a sequential probability ratio test of H0: elo = elo0
+/// against H1: elo = elo1.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    /// Elo under the null hypothesis.
+    pub elo0: f64,
+    /// Elo under the alternative.
+    pub elo1: f64,
+    /// False positive rate.
+    pub alpha: f64,
+    /// False negative rate.
+    pub beta: f64,
+    /// How the bounds are read.
+    pub model: EloModel,
+}
+
+impl Sprt {
+    /// The LLR bounds (lower, upper) from Wald: ln(β / (1 − α)) and
+    /// ln((1 − β) / α); ±2.944 for α = β = 0.05.
+    pub fn bounds(&self) -> (f64, f64) {
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
+    }
+
+    /// The log-likelihood ratio of the pairs so far (0 before any pair).
+    pub fn llr(&self, pairs: &Pentanomial) -> f64 {
+        let bins = pairs.regularized_bins();
+        let Some((n, mu, var)) = mean_var(&bins) else {
+            return 0.0;
+        };
+        let (s0, s1) = match self.model {
+            EloModel::Logistic => (score_from_elo(self.elo0), score_from_elo(self.elo1)),
+            EloModel::Normalized => {
+                let sigma = (2.0 * var).sqrt();
+                (
+                    0.5 + self.elo0 / NELO_PER_T * sigma,
+                    0.5 + self.elo1 / NELO_PER_T * sigma,
+                )
+            }
+        };
+        let r0 = var + (mu - s0) * (mu - s0);
+        let r1 = var + (mu - s1) * (mu - s1);
+        n / 2.0 * (r0 / r1).ln()
+    }
+
+    /// Where an LLR stands against the bounds.
+    pub fn state(&self, llr: f64) -> SprtState {
+        let (lower, upper) = self.bounds();
+        if llr >= upper {
+            SprtState::AcceptH1
+        } else if llr <= lower {
+            SprtState::AcceptH0
+        } else {
+            SprtState::Continue
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64, tol: f64) -> bool {
+        (a - b).abs() <= tol
+    }
+
+    #[test]
+    fn elo_of_a_score() {
+        // s = 0.75: 1/s − 1 = 1/3, log10(1/3) = −0.477121, × −400 = 190.849.
+        assert!(close(elo_from_score(0.75), 190.849, 1e-3));
+        // s = 0.5 → 0; symmetric around ½.
+        assert_eq!(elo_from_score(0.5), 0.0);
+        assert!(close(elo_from_score(0.25), -190.849, 1e-3));
+        assert!(close(score_from_elo(190.849), 0.75, 1e-6));
+        assert_eq!(elo_from_score(1.0), f64::INFINITY);
+        assert_eq!(elo_from_score(0.0), f64::NEG_INFINITY);
+    }
+
+    #[test]
+    fn trinomial_elo_and_interval() {
+        // W 30, D 40, L 30 → s = (30 + 20)/100 = 0.5, Elo 0.
+        // var = (30·0.25 + 40·0 + 30·0.25)/100 = 0.15; se = √(0.15/100) = 0.0387298;
+        // half = 1.959964 · 0.0387298 = 0.0759090.
+        // upper = elo(0.5759090): 1/s − 1 = 0.736388, log10 = −0.132893, × −400 = 53.157.
+        let t = Trinomial {
+            wins: 30,
+            draws: 40,
+            losses: 30,
+        };
+        let e = t.elo().unwrap();
+        assert_eq!(t.score(), Some(0.5));
+        assert_eq!(e.elo, 0.0);
+        assert!(close(e.upper, 53.157, 0.01), "{e:?}");
+        assert!(close(e.lower, -53.157, 0.01), "{e:?}");
+        assert!(close(e.error(), 53.157, 0.01));
+
+        // W 60, D 20, L 20 → s = 0.7; elo(0.7) = −400·log10(0.428571) = 147.19.
+        // var = (60·0.09 + 20·0.04 + 20·0.49)/100 = 0.16; se = 0.04; half = 0.0783986.
+        // upper = elo(0.7783986) = −400·log10(0.284689) = 218.25;
+        // lower = elo(0.6216014) = −400·log10(0.608749) = 86.23.
+        let t = Trinomial {
+            wins: 60,
+            draws: 20,
+            losses: 20,
+        };
+        let e = t.elo().unwrap();
+        assert!(close(e.elo, 147.19, 0.01), "{e:?}");
+        assert!(close(e.upper, 218.25, 0.01), "{e:?}");
+        assert!(close(e.lower, 86.23, 0.01), "{e:?}");
+        assert_eq!(Trinomial::default().elo(), None);
+    }
+
+    #[test]
+    fn pentanomial_counts_and_elo() {
+        let mut p = Pentanomial::default();
+        p.add(GameScore::Win, GameScore::Loss);
+        p.add(GameScore::Draw, GameScore::Draw);
+        p.add(GameScore::Win, GameScore::Win);
+        p.add(GameScore::Loss, GameScore::Draw);
+        assert_eq!(p.counts, [0, 1, 2, 0, 1]);
+
+        // Pairs [LL LD DD/WL WD WW] = [5, 20, 50, 20, 5] (100 pairs): symmetric, μ = ½.
+        // var = (5·0.25 + 20·0.0625 + 50·0 + 20·0.0625 + 5·0.25)/100 = 0.05;
+        // se = √(0.05/100) = 0.0223607, half = 0.0438262;
+        // upper = elo(0.5438262) = −400·log10(0.838822) = 30.53.
+        let p = Pentanomial {
+            counts: [5, 20, 50, 20, 5],
+        };
+        let e = p.elo().unwrap();
+        assert_eq!(e.elo, 0.0);
+        assert!(close(e.upper, 30.53, 0.01), "{e:?}");
+        // nElo: σ = √(2·0.05) = 0.316228; upper = 0.0438262 / 0.316228 · 347.436 = 48.15.
+        let n = p.normalized_elo().unwrap();
+        assert_eq!(n.elo, 0.0);
+        assert!(close(n.upper, 48.15, 0.01), "{n:?}");
+    }
+
+    #[test]
+    fn sprt_bounds() {
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+            model: EloModel::Normalized,
+        };
+        let (lo, hi) = sprt.bounds();
+        // ln(0.05/0.95) = −ln 19 = −2.944439.
+        assert!(close(lo, -2.944_439, 1e-6));
+        assert!(close(hi, 2.944_439, 1e-6));
+        assert_eq!(sprt.state(3.0), SprtState::AcceptH1);
+        assert_eq!(sprt.state(-3.0), SprtState::AcceptH0);
+        assert_eq!(sprt.state(2.9), SprtState::Continue);
+        // α = 0.05, β = 0.1: ln(0.1/0.95) = −2.251292, ln(0.9/0.05) = 2.890372.
+        let (lo, hi) = Sprt { beta: 0.1, ..sprt }.bounds();
+        assert!(close(lo, -2.251_292, 1e-6));
+        assert!(close(hi, 2.890_372, 1e-6));
+    }
+
+    #[test]
+    fn sprt_llr_logistic() {
+        // Pairs [10, 20, 40, 20, 10] plus 10 more WW: [10, 20, 40, 20, 20], N = 110.
+        // Σx·c = 0·10 + .25·20 + .5·40 + .75·20 + 1·20 = 60 → μ = 60/110 = 0.545455.
+        // Σx²·c = 0 + .0625·20 + .25·40 + .5625·20 + 1·20 = 42.5 → E[x²] = 0.386364;
+        // var = 0.386364 − 0.297521 = 0.088843.
+        // Logistic elo0 = 0, elo1 = 10: s0 = 0.5, s1 = 1/(1 + 10^(−0.025)) = 0.514387.
+        // r0 = 0.088843 + 0.045455² = 0.090909; r1 = 0.088843 + 0.031068² = 0.089808.
+        // LLR = 55 · ln(0.090909 / 0.089808) = 55 · 0.012185 = 0.6702.
+        let p = Pentanomial {
+            counts: [10, 20, 40, 20, 20],
+        };
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+            model: EloModel::Logistic,
+        };
+        let llr = sprt.llr(&p);
+        assert!(close(llr, 0.6702, 1e-3), "{llr}");
+        // Swapping the hypotheses negates the LLR.
+        let swapped = Sprt {
+            elo0: 10.0,
+            elo1: 0.0,
+            ..sprt
+        };
+        assert!(close(swapped.llr(&p), -llr, 1e-12));
+    }
+
+    #[test]
+    fn sprt_llr_normalized() {
+        // Same pairs: μ = 0.545455, var = 0.088843, σ = √(2·var) = 0.421527.
+        // nElo 0 and 5: s0 = 0.5, s1 = 0.5 + 5 / 347.436 · 0.421527 = 0.506066.
+        // r0 = 0.090909 (as above); r1 = 0.088843 + 0.039389² = 0.090394.
+        // LLR = 55 · ln(0.090909 / 0.090394) = 55 · 0.005678 = 0.3123.
+        let p = Pentanomial {
+            counts: [10, 20, 40, 20, 20],
+        };
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+            model: EloModel::Normalized,
+        };
+        let llr = sprt.llr(&p);
+        assert!(close(llr, 0.3123, 1e-3), "{llr}");
+        // No pairs yet: nothing known.
+        assert_eq!(sprt.llr(&Pentanomial::default()), 0.0);
+    }
+
+    #[test]
+    fn sprt_llr_all_draws_is_finite() {
+        // 100 pairs of two draws: regularised bins keep var > 0; μ is ½ to
+        // within the tiny weights, so H0 (elo 0) is favoured: LLR < 0.
+        let p = Pentanomial {
+            counts: [0, 0, 100, 0, 0],
+        };
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+            model: EloModel::Logistic,
+        };
+        let llr = sprt.llr(&p);
+        assert!(llr.is_finite() && llr < -2.944, "{llr}");
+    }
+}
