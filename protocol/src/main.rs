@@ -1,6 +1,7 @@
 //! The `chariot` binary. Without arguments it speaks UCCI/UCI on stdin and
 //! stdout; with a subcommand it runs one command-line tool and exits.
 
+mod book_cli;
 mod perft_cli;
 
 use std::process::ExitCode;
@@ -19,6 +20,8 @@ struct Cli {
 enum Command {
     /// Count the leaves of the legal move tree (one position, or an EPD suite).
     Perft(perft_cli::PerftArgs),
+    /// Opening books: build from game records, dump, import, probe.
+    Book(book_cli::BookArgs),
 }
 
 fn main() -> ExitCode {
@@ -32,6 +35,7 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Some(Command::Perft(args)) => perft_cli::run(&args),
+        Some(Command::Book(args)) => book_cli::run(&args),
         None => ExitCode::SUCCESS,
     }
 }

@@ -1,0 +1,294 @@
+//! `chariot book`: build an opening book from game records, dump it as text,
+//! import text back, probe a position (Chariot books and ElephantEye
+//! `BOOK.DAT` alike), and check the Chinese-notation reader against a list
+//! of the same games in ICCS. Files ending in `.xz` are read through the
+//! `xz` program.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use board::{Move, Position, START_FEN};
+use book::builder::{BookBuilder, BuildOptions, SkipReason};
+use book::notation::{self, NotationError};
+use book::pgn::{self, PgnGame, ReplayError};
+use book::{AnyBook, Book, text};
+
+/// Arguments of `chariot book`.
+#[derive(clap::Args)]
+pub struct BookArgs {
+    #[command(subcommand)]
+    command: BookCommand,
+}
+
+#[derive(clap::Subcommand)]
+enum BookCommand {
+    /// Build a book from game records (PGN with Chinese, WXF or ICCS moves,
+    /// or a tab-separated ICCS list `game result plies moves`; `.xz` ok).
+    Build {
+        /// The book file to write.
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// Count only the first N plies of each game.
+        #[arg(long, value_name = "N", default_value_t = BuildOptions::default().max_ply)]
+        max_ply: usize,
+        /// Keep a move only if it was played in at least N games.
+        #[arg(long, value_name = "N", default_value_t = BuildOptions::default().min_games)]
+        min_games: u32,
+        /// Game files.
+        #[arg(required = true)]
+        games: Vec<PathBuf>,
+    },
+    /// Print a book as text: FEN, move, weight, wins, draws, losses.
+    Dump {
+        /// A Chariot book.
+        file: PathBuf,
+    },
+    /// Read the text form back into a book file.
+    Import {
+        /// The text (as `book dump` writes it).
+        text: PathBuf,
+        /// The book file to write.
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+    },
+    /// List the book moves of a position (the start position if no FEN).
+    Probe {
+        /// A Chariot book or an ElephantEye BOOK.DAT.
+        file: PathBuf,
+        /// The position (all its fields, quoted or not).
+        fen: Vec<String>,
+    },
+    /// Replay PGN games and compare every move with the same games in ICCS.
+    CheckNotation {
+        /// The PGN file.
+        pgn: PathBuf,
+        /// The ICCS list of the same games in the same order.
+        tsv: PathBuf,
+    },
+}
+
+/// Runs the subcommand.
+pub fn run(args: &BookArgs) -> ExitCode {
+    let outcome = match &args.command {
+        BookCommand::Build { out, max_ply, min_games, games } => {
+            build(out, BuildOptions { max_ply: *max_ply, min_games: *min_games }, games)
+        }
+        BookCommand::Dump { file } => dump(file),
+        BookCommand::Import { text, out } => import(text, out),
+        BookCommand::Probe { file, fen } => probe(file, fen),
+        BookCommand::CheckNotation { pgn, tsv } => check_notation(pgn, tsv),
+    };
+    match outcome {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("chariot book: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The text of a file, decompressed through `xz -dc` if it ends in `.xz`.
+fn read_text(path: &Path) -> Result<String> {
+    let bytes = if path.extension().is_some_and(|e| e == "xz") {
+        let out = std::process::Command::new("xz")
+            .arg("-dc")
+            .arg(path)
+            .output()
+            .with_context(|| format!("cannot run xz for {}", path.display()))?;
+        if !out.status.success() {
+            bail!("xz failed on {}: {}", path.display(), String::from_utf8_lossy(&out.stderr).trim());
+        }
+        out.stdout
+    } else {
+        std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?
+    };
+    String::from_utf8(bytes).with_context(|| format!("{} is not UTF-8 text", path.display()))
+}
+
+fn is_tsv(path: &Path) -> bool {
+    path.file_name().is_some_and(|n| n.to_string_lossy().contains(".tsv"))
+}
+
+/// A progress line on stderr, only when it is a terminal.
+struct Progress {
+    enabled: bool,
+    last: Instant,
+}
+
+impl Progress {
+    fn new() -> Progress {
+        Progress { enabled: std::io::stderr().is_terminal(), last: Instant::now() }
+    }
+
+    fn update(&mut self, label: &str, done: usize, total: usize) {
+        if self.enabled && (self.last.elapsed().as_millis() >= 200 || done == total) {
+            self.last = Instant::now();
+            let width = 30;
+            let filled = if total == 0 { width } else { done * width / total };
+            eprint!("\r{label} [{}{}] {done}/{total}", "#".repeat(filled), "-".repeat(width - filled));
+            if done == total {
+                eprintln!();
+            }
+            let _ = std::io::stderr().flush();
+        }
+    }
+}
+
+fn skip_reason(e: &ReplayError) -> SkipReason {
+    match e {
+        ReplayError::BadFen(_) => SkipReason::BadSetup,
+        ReplayError::BadMove { error: NotationError::Illegal, .. } => SkipReason::IllegalMove,
+        ReplayError::BadMove { .. } => SkipReason::UnreadableMove,
+    }
+}
+
+fn build(out: &Path, options: BuildOptions, files: &[PathBuf]) -> Result<ExitCode> {
+    let start = Instant::now();
+    let mut builder = BookBuilder::new(options);
+    let mut progress = Progress::new();
+    for file in files {
+        let text = read_text(file)?;
+        let label = file.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        if is_tsv(file) {
+            let games: Vec<_> = pgn::parse_tsv(&text).collect();
+            for (i, game) in games.iter().enumerate() {
+                match game {
+                    Err(_) => builder.skip(SkipReason::Unreadable),
+                    Ok(game) => {
+                        let startpos = Position::startpos();
+                        match replay_iccs(&startpos, &game.moves) {
+                            Ok(moves) => {
+                                let _ = builder.add_game(&startpos, &moves, game.result, "");
+                            }
+                            Err(reason) => builder.skip(reason),
+                        }
+                    }
+                }
+                progress.update(&label, i + 1, games.len());
+            }
+        } else {
+            let games = pgn::parse_games(&text);
+            for (i, game) in games.iter().enumerate() {
+                add_pgn_game(&mut builder, game);
+                progress.update(&label, i + 1, games.len());
+            }
+        }
+    }
+    let (book, summary) = builder.finish();
+    let bytes = book.to_bytes();
+    std::fs::write(out, &bytes).with_context(|| format!("cannot write {}", out.display()))?;
+    println!("{summary}");
+    println!("wrote {} ({} bytes) in {} ms", out.display(), bytes.len(), start.elapsed().as_millis());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn add_pgn_game(builder: &mut BookBuilder, game: &PgnGame) {
+    match game.replay() {
+        Ok((start, moves)) => {
+            let players = format!("{}|{}", game.tag("Red").unwrap_or(""), game.tag("Black").unwrap_or(""));
+            let _ = builder.add_game(&start, &moves, game.result(), &players);
+        }
+        Err(e) => builder.skip(skip_reason(&e)),
+    }
+}
+
+fn replay_iccs(start: &Position, texts: &[String]) -> Result<Vec<Move>, SkipReason> {
+    let mut pos = start.clone();
+    let mut moves = Vec::with_capacity(texts.len());
+    for text in texts {
+        let mv = notation::parse_iccs(&pos, text).map_err(|e| match e {
+            NotationError::Illegal => SkipReason::IllegalMove,
+            _ => SkipReason::UnreadableMove,
+        })?;
+        pos.make_move(mv);
+        moves.push(mv);
+    }
+    Ok(moves)
+}
+
+fn read_book(path: &Path) -> Result<Book> {
+    match AnyBook::open(path)? {
+        AnyBook::Chariot(b) => Ok(b),
+        AnyBook::Eleeye(_) => bail!("{} is an ElephantEye BOOK.DAT; dump reads Chariot books", path.display()),
+    }
+}
+
+fn dump(path: &Path) -> Result<ExitCode> {
+    let book = read_book(path)?;
+    let (text, stats) = text::dump(&book);
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(text.as_bytes())?;
+    stdout.flush()?;
+    eprintln!("{} records: {} with a FEN, {} by key only", book.len(), stats.with_fen, stats.key_only);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn import(path: &Path, out: &Path) -> Result<ExitCode> {
+    let text = read_text(path)?;
+    let book = text::import(&text).with_context(|| format!("in {}", path.display()))?;
+    let bytes = book.to_bytes();
+    std::fs::write(out, &bytes).with_context(|| format!("cannot write {}", out.display()))?;
+    println!("wrote {} ({} records, {} positions, {} bytes)", out.display(), book.len(), book.positions(), bytes.len());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn probe(path: &Path, fen: &[String]) -> Result<ExitCode> {
+    let book = AnyBook::open(path)?;
+    let fen = if fen.is_empty() { START_FEN.to_string() } else { fen.join(" ") };
+    let pos = Position::from_fen(&fen).with_context(|| format!("invalid FEN '{fen}'"))?;
+    let moves = book.probe(&pos);
+    if moves.is_empty() {
+        println!("no book moves");
+    }
+    let total: u64 = moves.iter().map(|m| u64::from(m.weight)).sum();
+    for m in &moves {
+        #[allow(clippy::cast_precision_loss)]
+        let share = if total == 0 { 0.0 } else { 100.0 * f64::from(m.weight) / total as f64 };
+        match m.wdl {
+            Some(w) => println!(
+                "{} weight {} ({share:.1}%) wins {} draws {} losses {}",
+                m.mv, m.weight, w.wins, w.draws, w.losses
+            ),
+            None => println!("{} weight {} ({share:.1}%)", m.mv, m.weight),
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn check_notation(pgn_path: &Path, tsv_path: &Path) -> Result<ExitCode> {
+    let start = Instant::now();
+    let pgn_text = read_text(pgn_path)?;
+    let tsv_text = read_text(tsv_path)?;
+    let games = pgn::parse_games(&pgn_text);
+    let expected: Vec<_> = pgn::parse_tsv(&tsv_text).collect();
+    if games.len() != expected.len() {
+        println!("game counts differ: {} in the PGN, {} in the list", games.len(), expected.len());
+    }
+    let mut progress = Progress::new();
+    let (mut agree, mut differ) = (0usize, 0usize);
+    for (i, (game, want)) in games.iter().zip(&expected).enumerate() {
+        let got = game.replay().map(|(_, moves)| moves.iter().map(ToString::to_string).collect::<Vec<_>>());
+        let ok = match (&got, want) {
+            (Ok(moves), Ok(want)) => *moves == want.moves && game.result() == want.result,
+            _ => false,
+        };
+        if ok {
+            agree += 1;
+        } else {
+            differ += 1;
+            if differ <= 10 {
+                let why = match &got {
+                    Err(e) => e.to_string(),
+                    Ok(_) => "moves or result differ".to_string(),
+                };
+                println!("game {} (line {}): {why}", i + 1, game.line);
+            }
+        }
+        progress.update("games", i + 1, games.len());
+    }
+    println!("{agree} of {} games agree, {differ} differ ({} ms)", games.len(), start.elapsed().as_millis());
+    Ok(if differ == 0 && games.len() == expected.len() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
