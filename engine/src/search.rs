@@ -10,7 +10,7 @@
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use board::{Color, Move, MoveList, PieceKind, Position, Reason, Square};
+use board::{Color, Move, MoveList, PieceKind, Position, Reason, Square, Verdict};
 
 use crate::eval::{PIECE_VALUE, evaluate};
 use crate::time::TimeBudget;
@@ -34,8 +34,6 @@ pub const INFINITE: i32 = MATE + 1;
 /// The score of a draw.
 pub const DRAW: i32 = 0;
 
-/// Plies of move-limit counter that make a draw (60 moves).
-const MOVE_LIMIT_PLIES: u16 = 120;
 /// History scores are halved when one passes this.
 const HISTORY_MAX: i32 = 1 << 20;
 /// First aspiration half-window, centipawns.
@@ -258,14 +256,14 @@ impl<'a> SearchThread<'a> {
         self.stopped
     }
 
-    /// Scores a node by the game rules reached `ply` plies from the root:
-    /// repetition since the last capture (draw) and the move limit.
+    /// Scores a node by the game rules reached `ply` plies from the root
+    /// (`board`'s [`Position::rule_verdict`]: repetition with perpetual
+    /// check and chase, the move limit, insufficient material). Rule wins
+    /// and losses are mate-like scores in their own band, so that a real
+    /// mate is preferred and the protocol can name the rule.
     #[inline]
-    fn rule_score(&self, _ply: usize) -> Option<i32> {
-        if self.pos.rule60() >= MOVE_LIMIT_PLIES || is_repetition(&self.pos) {
-            return Some(DRAW);
-        }
-        None
+    fn rule_score(&self, ply: usize) -> Option<i32> {
+        self.pos.rule_verdict(ply).map(|v| verdict_score(v, ply))
     }
 
     /// Runs the iterative deepening loop and returns the result; `on_event`
@@ -872,10 +870,32 @@ impl<'a> SearchThread<'a> {
         }
     }
 
-    /// The rule that decides the position at the end of `pv`.
+    /// The rule that decides the line `pv` from the root: the first
+    /// position along it with a win or loss verdict.
     fn rule_at_end(&self, pv: &[Move]) -> Reason {
-        let _ = pv;
+        let mut p = self.pos.clone();
+        for (i, &m) in pv.iter().enumerate() {
+            if !p.is_legal(m) {
+                break;
+            }
+            p.make_move(m);
+            if let Some(Verdict::Win(r) | Verdict::Loss(r)) = p.rule_verdict(i + 1) {
+                return r;
+            }
+        }
         Reason::PerpetualCheck
+    }
+}
+
+/// The search score of a rule verdict `ply` plies from the root.
+fn verdict_score(v: Verdict, ply: usize) -> i32 {
+    let ply = ply as i32;
+    match v {
+        Verdict::Draw(_) => DRAW,
+        Verdict::Loss(Reason::Checkmate | Reason::Stalemate) => -MATE + ply,
+        Verdict::Win(Reason::Checkmate | Reason::Stalemate) => MATE - ply,
+        Verdict::Win(_) => RULE_WIN - ply,
+        Verdict::Loss(_) => -(RULE_WIN - ply),
     }
 }
 
@@ -1004,27 +1024,6 @@ pub(crate) fn defended(pos: &Position, sq: Square, color: Color, ignore: Square)
                 return true;
             }
         }
-    }
-    false
-}
-
-/// Whether the position occurred before with the same side to move since
-/// the last capture (and since the last null move, whose positions are not
-/// real).
-pub fn is_repetition(pos: &Position) -> bool {
-    let key = pos.key();
-    let history = pos.history();
-    let mut after = pos.state();
-    let n = history.len();
-    for j in (0..n).rev() {
-        if after.captured.is_some() || after.last_move.is_none() {
-            return false;
-        }
-        let s = &history[j];
-        if (n - j).is_multiple_of(2) && s.key == key {
-            return true;
-        }
-        after = s;
     }
     false
 }

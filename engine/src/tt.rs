@@ -546,17 +546,41 @@ mod tests {
     #[test]
     fn every_bound_round_trips() {
         let t = TranspositionTable::new(1);
-        for (i, bound) in [Bound::Exact, Bound::Lower, Bound::Upper].into_iter().enumerate() {
+        for (i, bound) in [Bound::Exact, Bound::Lower, Bound::Upper]
+            .into_iter()
+            .enumerate()
+        {
             let key = 0x1000 + i as u64 * 0x10_0001;
             t.store(key, 3, Some(mv("h2e2")), -123 + i as i32, 7, bound);
             let e = t.probe(key, 3).entries[0].expect("stored entry");
-            assert_eq!(e, TtEntry { mv: Some(mv("h2e2")), score: -123 + i as i32, depth: 7, bound, generation: 0 });
+            assert_eq!(
+                e,
+                TtEntry {
+                    mv: Some(mv("h2e2")),
+                    score: -123 + i as i32,
+                    depth: 7,
+                    bound,
+                    generation: 0
+                }
+            );
         }
-        let exact = TtEntry { mv: None, score: 50, depth: 4, bound: Bound::Exact, generation: 0 };
+        let exact = TtEntry {
+            mv: None,
+            score: 50,
+            depth: 4,
+            bound: Bound::Exact,
+            generation: 0,
+        };
         assert!(exact.cuts(4, 0, 10) && !exact.cuts(5, 0, 10));
-        let lower = TtEntry { bound: Bound::Lower, ..exact };
+        let lower = TtEntry {
+            bound: Bound::Lower,
+            ..exact
+        };
         assert!(lower.cuts(4, 0, 50) && !lower.cuts(4, 0, 51));
-        let upper = TtEntry { bound: Bound::Upper, ..exact };
+        let upper = TtEntry {
+            bound: Bound::Upper,
+            ..exact
+        };
         assert!(upper.cuts(4, 50, 100) && !upper.cuts(4, 49, 100));
         assert!(!t.probe(0x9999, 0).any());
     }
@@ -588,7 +612,10 @@ mod tests {
         t.store(K1, 0, Some(mv("h2e2")), 10, 4, Bound::Exact);
         t.store(K1, 0, None, 11, 6, Bound::Upper);
         let hit = t.probe(K1, 0);
-        assert_eq!(hit.entries[0].map(|e| (e.score, e.depth, e.mv)), Some((11, 6, Some(mv("h2e2")))));
+        assert_eq!(
+            hit.entries[0].map(|e| (e.score, e.depth, e.mv)),
+            Some((11, 6, Some(mv("h2e2"))))
+        );
         // K2, spilled by the first K1 store, stays in tier 2.
         assert_eq!(entry(&t, K2, 1).map(|e| e.score), Some(5));
         assert_eq!(hit.moves(), [Some(mv("h2e2")), None]);
@@ -616,8 +643,14 @@ mod tests {
         t.new_search();
         assert_eq!(t.hashfull(), 0);
         t.store(K2, 0, None, 2, 1, Bound::Exact);
-        assert_eq!(entry(&t, K2, 0).map(|e| (e.depth, e.generation)), Some((1, 1)));
-        assert_eq!(entry(&t, K1, 1).map(|e| (e.depth, e.generation)), Some((20, 0)));
+        assert_eq!(
+            entry(&t, K2, 0).map(|e| (e.depth, e.generation)),
+            Some((1, 1))
+        );
+        assert_eq!(
+            entry(&t, K1, 1).map(|e| (e.depth, e.generation)),
+            Some((20, 0))
+        );
         // Same generation now: a shallower entry must go to tier 2.
         t.store(K3, 0, None, 3, 0, Bound::Exact);
         assert_eq!(entry(&t, K3, 1).map(|e| e.depth), Some(0));
@@ -636,9 +669,19 @@ mod tests {
         assert_eq!(t.probe(K1, 6).entries[0].map(|e| e.score), Some(MATE - 12));
         assert_eq!(t.probe(K1, 0).entries[0].map(|e| e.score), Some(MATE - 6));
         t.store(K2, 3, None, -(MATE - 7), 5, Bound::Upper);
-        assert_eq!(t.probe(K2, 1).entries[0].map(|e| e.score), Some(-(MATE - 5)));
+        assert_eq!(
+            t.probe(K2, 1).entries[0].map(|e| e.score),
+            Some(-(MATE - 5))
+        );
         for ply in 0..MAX_PLY {
-            for s in [MATE - ply as i32 - 1, RULE_WIN - 3, 0, 777, -(MATE - 100), -(RULE_WIN - 40)] {
+            for s in [
+                MATE - ply as i32 - 1,
+                RULE_WIN - 3,
+                0,
+                777,
+                -(MATE - 100),
+                -(RULE_WIN - 40),
+            ] {
                 assert_eq!(score_from_tt(score_to_tt(s, ply), ply), s);
             }
         }
