@@ -49,7 +49,11 @@ impl Iterator for Bitboard {
     type Item = Square;
     #[inline]
     fn next(&mut self) -> Option<Square> {
-        let sq = self.first()?;
+        if self.0 == 0 {
+            return None;
+        }
+        // Bitboards built by this crate never set bits above 89.
+        let sq = Square::from_index_trusted(self.0.trailing_zeros());
         self.0 &= self.0 - 1;
         Some(sq)
     }

@@ -63,13 +63,13 @@ impl Move {
     /// Where the piece comes from.
     #[inline]
     pub const fn from(self) -> Square {
-        Square::from_index_panicking((self.0.get() >> 7) as usize)
+        Square::from_index_trusted((self.0.get() >> 7) as u32)
     }
 
     /// Where it goes.
     #[inline]
     pub const fn to(self) -> Square {
-        Square::from_index_panicking((self.0.get() & 0x7f) as usize)
+        Square::from_index_trusted((self.0.get() & 0x7f) as u32)
     }
 
     /// The raw 16-bit value (never 0), for hash tables and books.

@@ -368,6 +368,15 @@ impl Square {
         }
     }
 
+    /// The square with index `i`, for callers whose `i` comes from a set
+    /// bit of a board-sized bitboard or a decoded move (always below 90).
+    /// Debug builds check it; release builds skip the test on hot paths.
+    #[inline]
+    pub(crate) const fn from_index_trusted(i: u32) -> Square {
+        debug_assert!(i < 90);
+        Square(i as u8)
+    }
+
     /// Index 0–89.
     #[inline]
     pub const fn index(self) -> usize {

@@ -1,0 +1,98 @@
+//! `chariot perft` from the command line: divide output, EPD suites, and
+//! bad arguments answered with a message and exit status 2.
+
+use std::process::{Command, Output};
+
+fn chariot(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .args(args)
+        .output()
+        .expect("chariot runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn divide_of_the_start_position() {
+    let out = chariot(&["perft", "2"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    // 44 root moves, sorted, then a blank line and the total.
+    let moves: Vec<&str> = lines
+        .iter()
+        .take_while(|l| !l.is_empty())
+        .copied()
+        .collect();
+    assert_eq!(moves.len(), 44);
+    let mut sorted = moves.clone();
+    sorted.sort_unstable();
+    assert_eq!(moves, sorted);
+    assert!(moves.contains(&"h2e2: 44"), "{moves:?}");
+    assert!(text.contains("\nNodes searched: 1920\n"), "{text}");
+    assert!(text.contains("Nodes/second: "));
+}
+
+#[test]
+fn fen_given_as_separate_words() {
+    let out = chariot(&[
+        "perft",
+        "3",
+        "3k5/9/9/9/9/9/9/3n5/R8/4K4",
+        "w",
+        "-",
+        "-",
+        "0",
+        "1",
+    ]);
+    assert!(out.status.success());
+    assert!(stdout(&out).contains("Nodes searched: 324\n"));
+    let out = chariot(&["perft", "1", "3k5/9/9/9/9/9/9/3n5/R8/4K4 w - - 0 1"]);
+    assert!(stdout(&out).contains("Nodes searched: 4\n"));
+}
+
+#[test]
+fn bad_arguments_exit_with_status_2() {
+    for args in [
+        &["perft"][..],
+        &["perft", "x"],
+        &["perft", "-1"],
+        &["perft", "99999999999999999999"],
+        &["perft", "2", "garbage"],
+        &["perft", "2", "4k4/9/9/9/9/9/9/9/9/4K4", "w"],
+        &["perft", "--epd", "/nonexistent/suite.epd"],
+    ] {
+        let out = chariot(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert!(!out.stderr.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn epd_suite_passes_and_mismatch_fails() {
+    let dir = std::env::temp_dir().join(format!("chariot-perft-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.epd");
+    let bad = dir.join("bad.epd");
+    let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/perft.epd");
+    let out = chariot(&["perft", "--epd", suite, "--max-nodes", "100000"]);
+    assert!(out.status.success(), "{}", stdout(&out));
+    assert!(stdout(&out).contains(" 0 mismatches"));
+    std::fs::write(&good, "3k5/9/9/9/9/9/9/3n5/R8/4K4 w - - 0 1 ;D1 4 ;D2 22\n").unwrap();
+    std::fs::write(&bad, "3k5/9/9/9/9/9/9/3n5/R8/4K4 w - - 0 1 ;D1 4 ;D2 23\n").unwrap();
+    let ok = chariot(&["perft", "--epd", good.to_str().unwrap()]);
+    assert!(ok.status.success());
+    assert!(stdout(&ok).starts_with("2 counts checked, 0 mismatches"));
+    let fail = chariot(&["perft", "--epd", bad.to_str().unwrap()]);
+    assert_eq!(fail.status.code(), Some(1));
+    let text = stdout(&fail);
+    assert!(
+        text.contains("MISMATCH line 1 depth 2: expected 23, got 22"),
+        "{text}"
+    );
+    assert!(text.contains("  a1d1: "), "divide printed: {text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
