@@ -1,8 +1,20 @@
 //! The `chariot` binary. Without arguments it speaks UCCI/UCI on stdin and
-//! stdout; with a subcommand it runs one command-line tool and exits.
+//! stdout (`docs/ucci.md`); with a subcommand it runs one command-line tool
+//! and exits.
+//!
+//! Protocol mode uses three threads: the reader ([`reader`]) parses stdin
+//! and forwards commands over a channel; the session ([`session`], on the
+//! main thread) owns the engine and answers; the engine searches on its own
+//! worker. Subcommands each live in their own `*_cli` module.
 
+mod bench_cli;
 mod book_cli;
+mod command;
+mod options;
+mod output;
 mod perft_cli;
+mod reader;
+mod session;
 
 use std::process::ExitCode;
 
@@ -22,6 +34,8 @@ enum Command {
     Perft(perft_cli::PerftArgs),
     /// Opening books: build from game records, dump, import, probe.
     Book(book_cli::BookArgs),
+    /// Search the fixed bench positions and print the node count (the behaviour signature).
+    Bench(bench_cli::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -36,6 +50,24 @@ fn main() -> ExitCode {
     match cli.command {
         Some(Command::Perft(args)) => perft_cli::run(&args),
         Some(Command::Book(args)) => book_cli::run(&args),
-        None => ExitCode::SUCCESS,
+        Some(Command::Bench(args)) => bench_cli::run(&args),
+        None => protocol_mode(),
     }
+}
+
+/// Speaks UCCI/UCI until `quit` or end of input.
+fn protocol_mode() -> ExitCode {
+    let (tx, rx) = crossbeam_channel::unbounded();
+    // The reader is detached: at `quit` it may still be blocked on stdin,
+    // and returning from main ends it.
+    let spawned = std::thread::Builder::new()
+        .name("stdin-reader".to_string())
+        .spawn(move || reader::run(std::io::stdin().lock(), &tx));
+    if let Err(e) = spawned {
+        eprintln!("chariot: cannot start the input thread: {e}");
+        return ExitCode::FAILURE;
+    }
+    let out = output::Output::new(Box::new(std::io::stdout()));
+    session::Session::new(out).run(&rx);
+    ExitCode::SUCCESS
 }

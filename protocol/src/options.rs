@@ -1,0 +1,480 @@
+//! The engine options of `docs/ucci.md` §3: their two names, types,
+//! defaults and ranges, how each dialect advertises them, and how a
+//! `setoption` value is read. Effects on the engine (resizing the table,
+//! opening a book) are returned as an [`Action`] for the session to carry
+//! out, so this module stays free of engine state.
+
+use crate::command::quote;
+
+/// The protocol dialect in use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// xqbase UCCI 3.0, as ElephantEye speaks it.
+    Ucci,
+    /// UCI as Pikafish speaks it (also the dialect before any handshake).
+    Uci,
+}
+
+/// Every option Chariot knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Id {
+    Hash,
+    Threads,
+    UseMillisec,
+    Ponder,
+    UseBook,
+    BookFiles,
+    BookDepth,
+    NewGame,
+    Batch,
+    Debug,
+    MultiPv,
+}
+
+/// An option's type with its default and range.
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    Check(bool),
+    Spin { default: u64, min: u64, max: u64 },
+    Text(&'static str),
+    Button,
+}
+
+/// One row of the option table.
+struct Spec {
+    id: Id,
+    ucci: &'static str,
+    /// `None` when UCI does not advertise the option (it is still accepted
+    /// under its UCCI name).
+    uci: Option<&'static str>,
+    kind: Kind,
+}
+
+/// The option table, in the order each dialect advertises it.
+const SPECS: &[Spec] = &[
+    Spec {
+        id: Id::UseMillisec,
+        ucci: "usemillisec",
+        uci: None,
+        kind: Kind::Check(true),
+    },
+    Spec {
+        id: Id::Batch,
+        ucci: "batch",
+        uci: None,
+        kind: Kind::Check(false),
+    },
+    Spec {
+        id: Id::Debug,
+        ucci: "debug",
+        uci: None,
+        kind: Kind::Check(false),
+    },
+    Spec {
+        id: Id::Ponder,
+        ucci: "ponder",
+        uci: Some("Ponder"),
+        kind: Kind::Check(false),
+    },
+    Spec {
+        id: Id::UseBook,
+        ucci: "usebook",
+        uci: Some("OwnBook"),
+        kind: Kind::Check(true),
+    },
+    Spec {
+        id: Id::BookFiles,
+        ucci: "bookfiles",
+        uci: Some("BookFile"),
+        kind: Kind::Text(DEFAULT_BOOK),
+    },
+    Spec {
+        id: Id::BookDepth,
+        ucci: "bookdepth",
+        uci: Some("BookDepth"),
+        kind: Kind::Spin {
+            default: 40,
+            min: 0,
+            max: 1000,
+        },
+    },
+    Spec {
+        id: Id::Hash,
+        ucci: "hashsize",
+        uci: Some("Hash"),
+        kind: Kind::Spin {
+            default: 16,
+            min: 1,
+            max: 65536,
+        },
+    },
+    Spec {
+        id: Id::Threads,
+        ucci: "threads",
+        uci: Some("Threads"),
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: 256,
+        },
+    },
+    Spec {
+        id: Id::MultiPv,
+        ucci: "multipv",
+        uci: Some("MultiPV"),
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: 128,
+        },
+    },
+    Spec {
+        id: Id::NewGame,
+        ucci: "newgame",
+        uci: Some("Clear Hash"),
+        kind: Kind::Button,
+    },
+];
+
+/// The `bookfiles` default: the book compiled into the binary.
+pub const DEFAULT_BOOK: &str = "<builtin>";
+
+/// What a `setoption` asks the session to do beyond storing a value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Resize the hash table to this many MB.
+    ResizeHash(usize),
+    /// Use this many search threads.
+    SetThreads(usize),
+    /// Clear the table and histories (`newgame`, `Clear Hash`).
+    NewGame,
+    /// Open the book(s) named by this `bookfiles` value.
+    OpenBook(String),
+}
+
+/// The result of one `setoption`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Applied {
+    /// Diagnostics to print (clamped value, ignored option …).
+    pub diagnostics: Vec<String>,
+    /// The effect to carry out, if any.
+    pub action: Option<Action>,
+}
+
+/// The current option values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Hash table size in MB (as last requested; the session restores the
+    /// old value when the engine refuses a size).
+    pub hash_mb: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// UCCI clock values in milliseconds (true) or seconds (false).
+    pub usemillisec: bool,
+    /// The GUI may ponder (informs time allocation only).
+    pub ponder: bool,
+    /// Use the opening book in clock-limited searches.
+    pub usebook: bool,
+    /// The book specification: `<builtin>`, empty/`<empty>`, or paths.
+    pub bookfiles: String,
+    /// Consult the book only while the game ply is below this.
+    pub bookdepth: u32,
+    /// Batch mode (§3).
+    pub batch: bool,
+    /// Debug output.
+    pub debug: bool,
+    /// Principal variations reported.
+    pub multipv: usize,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            hash_mb: 16,
+            threads: 1,
+            usemillisec: true,
+            ponder: false,
+            usebook: true,
+            bookfiles: DEFAULT_BOOK.to_string(),
+            bookdepth: 40,
+            batch: false,
+            debug: false,
+            multipv: 1,
+        }
+    }
+}
+
+fn find(name: &str) -> Option<&'static Spec> {
+    SPECS.iter().find(|s| {
+        s.ucci.eq_ignore_ascii_case(name) || s.uci.is_some_and(|u| u.eq_ignore_ascii_case(name))
+    })
+}
+
+/// The handshake's option lines for `dialect` (§3).
+pub fn advertise(dialect: Dialect) -> Vec<String> {
+    let mut lines = Vec::new();
+    for spec in SPECS {
+        match dialect {
+            Dialect::Ucci => {
+                let tail = match spec.kind {
+                    Kind::Check(d) => format!("type check default {d}"),
+                    Kind::Spin { default, min, max } => {
+                        format!("type spin min {min} max {max} default {default}")
+                    }
+                    Kind::Text(d) => format!("type string default {d}"),
+                    Kind::Button => "type button".to_string(),
+                };
+                lines.push(format!("option {} {tail}", spec.ucci));
+            }
+            Dialect::Uci => {
+                let Some(name) = spec.uci else { continue };
+                let tail = match spec.kind {
+                    Kind::Check(d) => format!("type check default {d}"),
+                    Kind::Spin { default, min, max } => {
+                        format!("type spin default {default} min {min} max {max}")
+                    }
+                    Kind::Text(d) => format!("type string default {d}"),
+                    Kind::Button => "type button".to_string(),
+                };
+                lines.push(format!("option name {name} {tail}"));
+            }
+        }
+    }
+    lines
+}
+
+fn read_check(text: &str) -> Option<bool> {
+    match text.to_ascii_lowercase().as_str() {
+        "true" | "on" => Some(true),
+        "false" | "off" => Some(false),
+        _ => None,
+    }
+}
+
+impl Options {
+    /// Applies `setoption <name> [<value>]`, in `dialect`.
+    ///
+    /// An unknown name, a non-numeric spin or a check without a readable
+    /// value is ignored with one diagnostic; a spin out of range is clamped
+    /// with one. Hash and threads take `0` as "default" when named by their
+    /// UCCI name or set in the UCCI dialect.
+    pub fn set(&mut self, dialect: Dialect, name: &str, value: Option<&str>) -> Applied {
+        let mut applied = Applied::default();
+        // The UCCI shape splits `setoption Clear Hash` into a name and a
+        // value; recognise the two-word name in that case too.
+        let (spec, value) = match (find(name), value) {
+            (Some(spec), value) => (spec, value),
+            (None, Some(v)) => match find(&format!("{name} {v}")) {
+                Some(spec) => (spec, None),
+                None => {
+                    applied
+                        .diagnostics
+                        .push(format!("unknown option: {}", quote(name)));
+                    return applied;
+                }
+            },
+            (None, None) => {
+                applied
+                    .diagnostics
+                    .push(format!("unknown option: {}", quote(name)));
+                return applied;
+            }
+        };
+        let zero_is_default = dialect == Dialect::Ucci || spec.ucci.eq_ignore_ascii_case(name);
+        match spec.kind {
+            Kind::Button => {
+                if spec.id == Id::NewGame {
+                    applied.action = Some(Action::NewGame);
+                }
+            }
+            Kind::Check(_) => {
+                let Some(on) = value.and_then(read_check) else {
+                    applied.diagnostics.push(format!(
+                        "option {}: expected true or false, not '{}'; ignored",
+                        spec.ucci,
+                        quote(value.unwrap_or_default())
+                    ));
+                    return applied;
+                };
+                match spec.id {
+                    Id::UseMillisec => self.usemillisec = on,
+                    Id::Ponder => self.ponder = on,
+                    Id::UseBook => self.usebook = on,
+                    Id::Batch => self.batch = on,
+                    Id::Debug => self.debug = on,
+                    _ => {}
+                }
+            }
+            Kind::Text(_) => {
+                let text = value.unwrap_or_default().to_string();
+                if spec.id == Id::BookFiles {
+                    self.bookfiles.clone_from(&text);
+                    applied.action = Some(Action::OpenBook(text));
+                }
+            }
+            Kind::Spin { default, min, max } => {
+                let Some(raw) = value.and_then(read_spin) else {
+                    applied.diagnostics.push(format!(
+                        "option {}: '{}' is not a whole number; ignored",
+                        spec.ucci,
+                        quote(value.unwrap_or_default())
+                    ));
+                    return applied;
+                };
+                let n = if raw == 0 && zero_is_default && matches!(spec.id, Id::Hash | Id::Threads)
+                {
+                    default
+                } else {
+                    let clamped = raw.clamp(i128::from(min), i128::from(max));
+                    if clamped != raw {
+                        applied.diagnostics.push(format!(
+                            "option {}: {} is outside {min}..{max}, using {clamped}",
+                            spec.ucci,
+                            quote(value.unwrap_or_default())
+                        ));
+                    }
+                    u64::try_from(clamped).unwrap_or(default)
+                };
+                let n_usize = usize::try_from(n).unwrap_or(usize::MAX);
+                match spec.id {
+                    Id::Hash => {
+                        self.hash_mb = n_usize;
+                        applied.action = Some(Action::ResizeHash(n_usize));
+                    }
+                    Id::Threads => {
+                        self.threads = n_usize;
+                        applied.action = Some(Action::SetThreads(n_usize));
+                    }
+                    Id::MultiPv => self.multipv = n_usize,
+                    Id::BookDepth => self.bookdepth = u32::try_from(n).unwrap_or(u32::MAX),
+                    _ => {}
+                }
+            }
+        }
+        applied
+    }
+}
+
+/// A spin value: a decimal integer, saturated far outside every range.
+fn read_spin(text: &str) -> Option<i128> {
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text.strip_prefix('+').unwrap_or(text)),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    // Anything longer than 30 digits is far beyond every range anyway.
+    let magnitude: i128 = if digits.len() > 30 {
+        i128::MAX / 2
+    } else {
+        digits.parse().ok()?
+    };
+    Some(if negative { -magnitude } else { magnitude })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn advertised_lines() {
+        let ucci = advertise(Dialect::Ucci);
+        assert!(ucci.contains(&"option usemillisec type check default true".to_string()));
+        assert!(ucci.contains(&"option hashsize type spin min 1 max 65536 default 16".to_string()));
+        assert!(ucci.contains(&"option newgame type button".to_string()));
+        assert!(ucci.contains(&"option bookfiles type string default <builtin>".to_string()));
+        for name in [
+            "usemillisec",
+            "batch",
+            "debug",
+            "ponder",
+            "usebook",
+            "bookfiles",
+            "hashsize",
+            "threads",
+            "multipv",
+        ] {
+            assert!(
+                ucci.iter()
+                    .any(|l| l.starts_with(&format!("option {name} type "))),
+                "{name}"
+            );
+        }
+        let uci = advertise(Dialect::Uci);
+        assert!(uci.contains(&"option name Hash type spin default 16 min 1 max 65536".to_string()));
+        assert!(uci.contains(&"option name Clear Hash type button".to_string()));
+        assert!(uci.contains(&"option name OwnBook type check default true".to_string()));
+        assert!(uci.contains(&"option name MultiPV type spin default 1 min 1 max 128".to_string()));
+        assert!(!uci.iter().any(|l| l.contains("usemillisec")));
+    }
+
+    #[test]
+    fn both_names_in_both_dialects() {
+        for dialect in [Dialect::Ucci, Dialect::Uci] {
+            for name in ["hashsize", "Hash", "HASH"] {
+                let mut o = Options::default();
+                let a = o.set(dialect, name, Some("64"));
+                assert_eq!(
+                    a,
+                    Applied {
+                        diagnostics: vec![],
+                        action: Some(Action::ResizeHash(64))
+                    }
+                );
+                assert_eq!(o.hash_mb, 64);
+            }
+            let mut o = Options::default();
+            assert_eq!(
+                o.set(dialect, "Clear Hash", None).action,
+                Some(Action::NewGame)
+            );
+            assert_eq!(
+                o.set(dialect, "clear", Some("hash")).action,
+                Some(Action::NewGame)
+            );
+            assert_eq!(
+                o.set(dialect, "newgame", Some("whatever")).action,
+                Some(Action::NewGame)
+            );
+            assert_eq!(o.set(dialect, "OwnBook", Some("off")), Applied::default());
+            assert!(!o.usebook);
+            assert_eq!(o.set(dialect, "MultiPV", Some("3")), Applied::default());
+            assert_eq!(o.multipv, 3);
+        }
+    }
+
+    #[test]
+    fn clamping_and_bad_values() {
+        let mut o = Options::default();
+        let a = o.set(Dialect::Uci, "Hash", Some("0"));
+        assert_eq!(a.diagnostics.len(), 1);
+        assert_eq!(a.action, Some(Action::ResizeHash(1)));
+        let a = o.set(Dialect::Uci, "hashsize", Some("0"));
+        assert!(a.diagnostics.is_empty());
+        assert_eq!(a.action, Some(Action::ResizeHash(16)));
+        let a = o.set(
+            Dialect::Ucci,
+            "threads",
+            Some("99999999999999999999999999999999999999999"),
+        );
+        assert_eq!(a.diagnostics.len(), 1);
+        assert_eq!(o.threads, 256);
+        let a = o.set(Dialect::Ucci, "multipv", Some("-4"));
+        assert_eq!(a.diagnostics.len(), 1);
+        assert_eq!(o.multipv, 1);
+        let before = o.clone();
+        let a = o.set(Dialect::Ucci, "hashsize", Some("lots"));
+        assert_eq!((a.diagnostics.len(), a.action), (1, None));
+        let a = o.set(Dialect::Ucci, "usemillisec", None);
+        assert_eq!((a.diagnostics.len(), a.action), (1, None));
+        let a = o.set(Dialect::Ucci, "foo", Some("bar"));
+        assert_eq!(a.diagnostics, vec!["unknown option: foo".to_string()]);
+        assert_eq!(o, before);
+        o.set(Dialect::Ucci, "usemillisec", Some("FALSE"));
+        assert!(!o.usemillisec);
+        let a = o.set(Dialect::Ucci, "bookfiles", Some("a.obk;b.obk"));
+        assert_eq!(a.action, Some(Action::OpenBook("a.obk;b.obk".to_string())));
+        assert_eq!(o.bookfiles, "a.obk;b.obk");
+    }
+}

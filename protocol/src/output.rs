@@ -1,0 +1,403 @@
+//! Everything the engine writes: the shared line sink and the text of each
+//! reply in each dialect (`docs/ucci.md` §5 and §7).
+//!
+//! Formatting is pure (strings in, strings out) so it is unit-tested without
+//! a process; [`Output`] is the one place that touches stdout, writing whole
+//! lines and flushing each, from the session thread and the search callback
+//! alike.
+
+use std::fmt::Write as _;
+use std::io::Write;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use board::{Color, Move, PieceKind, Position, Reason, Square};
+use engine::{Bound, Report, Score};
+
+use crate::options::Dialect;
+
+/// UCCI's and UCI's common score bound for non-mate scores: keeps them
+/// apart from the mate range `10000 - p`.
+pub const SCORE_CLAMP: i32 = 9000;
+
+/// The mate base of the UCCI scale (ElephantEye's).
+pub const MATE_BASE: i32 = 10000;
+
+/// A line sink shared by the session and the search callback. Each call
+/// writes one whole line and flushes it; write errors (a GUI that closed
+/// our stdout) are ignored, since stdin decides when we exit.
+#[derive(Clone)]
+pub struct Output {
+    sink: Arc<Mutex<Box<dyn Write + Send>>>,
+}
+
+impl Output {
+    /// An output writing to `sink`.
+    pub fn new(sink: Box<dyn Write + Send>) -> Output {
+        Output {
+            sink: Arc::new(Mutex::new(sink)),
+        }
+    }
+
+    /// Writes `text` (which may hold several lines) and a final newline.
+    pub fn line(&self, text: &str) {
+        let mut sink = self.sink.lock().unwrap_or_else(PoisonError::into_inner);
+        let _ = sink
+            .write_all(text.as_bytes())
+            .and_then(|()| sink.write_all(b"\n"))
+            .and_then(|()| sink.flush());
+    }
+
+    /// `info string <text>`.
+    pub fn diagnostic(&self, text: &str) {
+        self.line(&format!("info string {text}"));
+    }
+
+    /// Runs `f` with exclusive use of the sink (for long multi-line output
+    /// such as `bench`), flushing afterwards.
+    pub fn with_writer<T>(&self, f: impl FnOnce(&mut dyn Write) -> T) -> T {
+        let mut sink = self.sink.lock().unwrap_or_else(PoisonError::into_inner);
+        let result = f(&mut **sink);
+        let _ = sink.flush();
+        result
+    }
+}
+
+/// The integer both dialects print for a score: UCCI after `score`, UCI
+/// after `score cp`. Mates use `±(10000 − plies)`; other scores are clamped
+/// to ±9000.
+pub fn score_value(score: Score) -> i32 {
+    match score {
+        Score::Cp(cp) => cp.clamp(-SCORE_CLAMP, SCORE_CLAMP),
+        Score::Mate(plies) if plies > 0 => MATE_BASE - plies.min(MATE_BASE - SCORE_CLAMP - 1),
+        Score::Mate(plies) => {
+            -(MATE_BASE - plies.saturating_neg().min(MATE_BASE - SCORE_CLAMP - 1))
+        }
+    }
+}
+
+/// A score as the engine stores it in its table (mates as
+/// `±(MATE − plies)`), on the protocol scale of [`score_value`].
+pub fn table_score(raw: i32) -> i32 {
+    use engine::search::{MATE, MATE_BOUND};
+    if raw >= MATE_BOUND {
+        score_value(Score::Mate(MATE - raw))
+    } else if raw <= -MATE_BOUND {
+        score_value(Score::Mate(-(MATE + raw)))
+    } else {
+        score_value(Score::Cp(raw))
+    }
+}
+
+/// UCI's `score …` words: `cp <s>` or `mate <moves>` (positive when the
+/// side to move mates).
+pub fn uci_score(score: Score) -> String {
+    match score {
+        Score::Cp(_) => format!("cp {}", score_value(score)),
+        Score::Mate(plies) if plies > 0 => format!("mate {}", (plies.saturating_add(1)) / 2),
+        Score::Mate(plies) => format!("mate {}", -(plies.saturating_neg() / 2)),
+    }
+}
+
+/// The words naming a rule in diagnostics.
+pub fn reason_text(reason: Reason) -> &'static str {
+    match reason {
+        Reason::Checkmate => "checkmate",
+        Reason::Stalemate => "stalemate (no legal move)",
+        Reason::PerpetualCheck => "perpetual check",
+        Reason::PerpetualChase => "perpetual chase",
+        Reason::MutualPerpetual => "mutual perpetual",
+        Reason::RepetitionDraw => "repetition draw",
+        Reason::MoveLimit => "move limit (60 moves without capture)",
+        Reason::InsufficientMaterial => "insufficient material",
+    }
+}
+
+fn pv_text(pv: &[Move]) -> String {
+    let mut text = String::new();
+    for m in pv {
+        let _ = write!(text, " {m}");
+    }
+    text
+}
+
+/// The `info` line for one iteration, or `None` when the dialect does not
+/// print it (UCCI prints exact scores only). `multipv` is the option value:
+/// UCCI names the line's index only when it is above 1.
+pub fn report_line(dialect: Dialect, report: &Report, multipv: usize) -> Option<String> {
+    match dialect {
+        Dialect::Ucci => {
+            if report.bound != Bound::Exact {
+                return None;
+            }
+            let index = if multipv > 1 {
+                format!(" multipv {}", report.multipv)
+            } else {
+                String::new()
+            };
+            Some(format!(
+                "info depth {}{index} score {} pv{}",
+                report.depth,
+                score_value(report.score),
+                pv_text(&report.pv)
+            ))
+        }
+        Dialect::Uci => {
+            let bound = match report.bound {
+                Bound::Exact => "",
+                Bound::Lower => " lowerbound",
+                Bound::Upper => " upperbound",
+            };
+            Some(format!(
+                "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {} hashfull {} time {} pv{}",
+                report.depth,
+                report.seldepth,
+                report.multipv,
+                uci_score(report.score),
+                report.nodes,
+                report.nps,
+                report.hashfull,
+                report.time.as_millis(),
+                pv_text(&report.pv)
+            ))
+        }
+    }
+}
+
+/// UCCI's `info time <ms> nodes <n>` line.
+pub fn time_nodes_line(time_ms: u128, nodes: u64) -> String {
+    format!("info time {time_ms} nodes {nodes}")
+}
+
+/// The `currmove` line.
+pub fn currmove_line(dialect: Dialect, mv: Move, number: usize) -> String {
+    match dialect {
+        Dialect::Ucci => format!("info currmove {mv}"),
+        Dialect::Uci => format!("info currmove {mv} currmovenumber {number}"),
+    }
+}
+
+/// The final line for a move.
+pub fn bestmove_line(best: Move, ponder: Option<Move>, draw: bool) -> String {
+    let mut line = format!("bestmove {best}");
+    if let Some(p) = ponder {
+        let _ = write!(line, " ponder {p}");
+    }
+    if draw {
+        line.push_str(" draw");
+    }
+    line
+}
+
+/// The final line when there is no move to play.
+pub fn no_move_line(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::Ucci => "nobestmove",
+        Dialect::Uci => "bestmove (none)",
+    }
+}
+
+/// The depth-0 line of `go depth 0` with the static evaluation.
+pub fn depth_zero_line(dialect: Dialect, eval: i32) -> String {
+    let value = eval.clamp(-SCORE_CLAMP, SCORE_CLAMP);
+    match dialect {
+        Dialect::Ucci => format!("info depth 0 score {value}"),
+        Dialect::Uci => format!("info depth 0 score cp {value}"),
+    }
+}
+
+/// The pieces giving check to the side to move, found square by square
+/// from the piece rules (a slow, independent twin of the move generator's
+/// attack tables; used only by `d`).
+pub fn checkers(pos: &Position) -> Vec<Square> {
+    let us = pos.side_to_move();
+    let them = !us;
+    let king = pos.king_square(us);
+    let occupied = |sq: Square| pos.piece_at(sq).is_some();
+    let between_count = |a: Square, b: Square| -> Option<usize> {
+        let (df, dr) = (
+            b.file().index() as i32 - a.file().index() as i32,
+            b.rank().index() as i32 - a.rank().index() as i32,
+        );
+        if df != 0 && dr != 0 {
+            return None;
+        }
+        let steps = df.abs().max(dr.abs());
+        let mut count = 0;
+        for k in 1..steps {
+            let sq = a.offset(df.signum() * k, dr.signum() * k)?;
+            count += usize::from(occupied(sq));
+        }
+        Some(count)
+    };
+    let mut found = Vec::new();
+    for sq in Square::all() {
+        let Some(piece) = pos.piece_at(sq) else {
+            continue;
+        };
+        if piece.color() != them {
+            continue;
+        }
+        let (df, dr) = (
+            king.file().index() as i32 - sq.file().index() as i32,
+            king.rank().index() as i32 - sq.rank().index() as i32,
+        );
+        let gives = match piece.kind() {
+            PieceKind::Rook => between_count(sq, king) == Some(0),
+            PieceKind::King => df == 0 && between_count(sq, king) == Some(0),
+            PieceKind::Cannon => between_count(sq, king) == Some(1),
+            PieceKind::Knight => {
+                // The leg is the point next to the horse in the long direction.
+                let leg = match (df.abs(), dr.abs()) {
+                    (1, 2) => sq.offset(0, dr.signum()),
+                    (2, 1) => sq.offset(df.signum(), 0),
+                    _ => None,
+                };
+                leg.is_some_and(|l| !occupied(l))
+            }
+            PieceKind::Pawn => {
+                let forward = if them == Color::Red { 1 } else { -1 };
+                let crossed = !sq.on_own_side(them);
+                (df == 0 && dr == forward) || (crossed && dr == 0 && df.abs() == 1)
+            }
+            PieceKind::Advisor | PieceKind::Bishop => false,
+        };
+        if gives {
+            found.push(sq);
+        }
+    }
+    found
+}
+
+/// The `d` output: the board, `Fen:`, `Key:` and `Checkers:`.
+pub fn display(pos: &Position) -> String {
+    let checkers: Vec<String> = checkers(pos).iter().map(ToString::to_string).collect();
+    format!(
+        "{pos}\nKey: {:016x}\nCheckers: {}",
+        pos.key(),
+        checkers.join(" ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    fn report(score: Score, bound: Bound) -> Report {
+        Report {
+            depth: 5,
+            seldepth: 9,
+            multipv: 1,
+            score,
+            bound,
+            rule: None,
+            nodes: 12345,
+            nps: 100_000,
+            time: Duration::from_millis(123),
+            hashfull: 7,
+            pv: vec!["h2e2".parse().unwrap(), "h9g7".parse().unwrap()],
+        }
+    }
+
+    #[test]
+    fn scores() {
+        assert_eq!(score_value(Score::Cp(35)), 35);
+        assert_eq!(score_value(Score::Cp(-20_000)), -9000);
+        assert_eq!(score_value(Score::Mate(3)), 9997);
+        assert_eq!(score_value(Score::Mate(-4)), -9996);
+        assert_eq!(score_value(Score::Mate(0)), -10000);
+        assert_eq!(score_value(Score::Mate(5000)), 9001);
+        assert_eq!(table_score(engine::search::MATE - 3), 9997);
+        assert_eq!(table_score(-engine::search::MATE + 2), -9998);
+        assert_eq!(table_score(-41), -41);
+        assert_eq!(uci_score(Score::Cp(-7)), "cp -7");
+        assert_eq!(uci_score(Score::Mate(1)), "mate 1");
+        assert_eq!(uci_score(Score::Mate(3)), "mate 2");
+        assert_eq!(uci_score(Score::Mate(-4)), "mate -2");
+        assert_eq!(uci_score(Score::Mate(0)), "mate 0");
+    }
+
+    #[test]
+    fn report_lines() {
+        let r = report(Score::Cp(35), Bound::Exact);
+        assert_eq!(
+            report_line(Dialect::Ucci, &r, 1).unwrap(),
+            "info depth 5 score 35 pv h2e2 h9g7"
+        );
+        assert_eq!(
+            report_line(Dialect::Ucci, &r, 2).unwrap(),
+            "info depth 5 multipv 1 score 35 pv h2e2 h9g7"
+        );
+        assert_eq!(
+            report_line(Dialect::Uci, &r, 1).unwrap(),
+            "info depth 5 seldepth 9 multipv 1 score cp 35 nodes 12345 nps 100000 hashfull 7 time 123 pv h2e2 h9g7"
+        );
+        let r = report(Score::Mate(3), Bound::Lower);
+        assert_eq!(report_line(Dialect::Ucci, &r, 1), None);
+        assert_eq!(
+            report_line(Dialect::Uci, &r, 1).unwrap(),
+            "info depth 5 seldepth 9 multipv 1 score mate 2 lowerbound nodes 12345 nps 100000 hashfull 7 time 123 pv h2e2 h9g7"
+        );
+    }
+
+    #[test]
+    fn final_lines() {
+        let m: Move = "h2e2".parse().unwrap();
+        let p: Move = "h9g7".parse().unwrap();
+        assert_eq!(
+            bestmove_line(m, Some(p), false),
+            "bestmove h2e2 ponder h9g7"
+        );
+        assert_eq!(bestmove_line(m, None, true), "bestmove h2e2 draw");
+        assert_eq!(no_move_line(Dialect::Ucci), "nobestmove");
+        assert_eq!(no_move_line(Dialect::Uci), "bestmove (none)");
+        assert_eq!(depth_zero_line(Dialect::Ucci, 12), "info depth 0 score 12");
+        assert_eq!(
+            depth_zero_line(Dialect::Uci, -12),
+            "info depth 0 score cp -12"
+        );
+        assert_eq!(
+            currmove_line(Dialect::Uci, m, 4),
+            "info currmove h2e2 currmovenumber 4"
+        );
+        assert_eq!(time_nodes_line(5, 6), "info time 5 nodes 6");
+    }
+
+    #[test]
+    fn checkers_by_piece_rules() {
+        let sq = |s: &str| s.parse::<Square>().unwrap();
+        assert!(checkers(&Position::startpos()).is_empty());
+        // Rook on the file, cannon with a screen, horse with a free leg, pawn beside.
+        let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/4r4/3K5 w - - 0 1").unwrap();
+        assert!(checkers(&pos).is_empty());
+        let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/3r5/4K4 w - - 0 1").unwrap();
+        assert!(checkers(&pos).is_empty());
+        let pos = Position::from_fen("4k4/9/9/9/4c4/9/4P4/9/9/4K4 w - - 0 1").unwrap();
+        assert_eq!(checkers(&pos), vec![sq("e5")]);
+        let pos = Position::from_fen("3k5/9/9/9/9/9/9/5n3/9/4K4 w - - 0 1").unwrap();
+        assert_eq!(checkers(&pos), vec![sq("f2")]);
+        let pos = Position::from_fen("3k5/9/9/9/9/9/9/5n3/5R3/4K4 w - - 0 1").unwrap();
+        assert!(checkers(&pos).is_empty());
+        let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/3pK4 w - - 0 1").unwrap();
+        assert_eq!(checkers(&pos), vec![sq("d0")]);
+        let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/4p4/4K4 w - - 0 1").unwrap();
+        assert_eq!(checkers(&pos), vec![sq("e1")]);
+    }
+
+    #[test]
+    fn display_has_key_and_checkers() {
+        let text = display(&Position::startpos());
+        assert!(
+            text.contains("Fen: rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w"),
+            "{text}"
+        );
+        let key = text.lines().find_map(|l| l.strip_prefix("Key: ")).unwrap();
+        assert_eq!(key.len(), 16);
+        assert_eq!(
+            u64::from_str_radix(key, 16).unwrap(),
+            Position::startpos().key()
+        );
+        assert!(text.ends_with("Checkers: "));
+    }
+}

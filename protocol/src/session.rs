@@ -1,0 +1,718 @@
+//! The controller: owns the engine, the current position, the ban list and
+//! the options, and turns each [`Command`] into engine calls and reply
+//! lines.
+//!
+//! It runs on its own thread, fed by the reader over a channel. While idle
+//! it handles commands in arrival order. While a search runs (on the
+//! engine's worker) it polls the channel and the search: `isready`, `stop`,
+//! `ponderhit`, `probe`, `quit` and EOF act at once, every other line is
+//! queued until the final line (`docs/ucci.md` §9 c; in batch mode nearly
+//! everything waits). Exactly one final line is printed per `go`: it is
+//! held back while pondering, or for `go infinite`, until `ponderhit` or
+//! `stop`.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use board::{Color, Move, Outcome, Position, Reason};
+use crossbeam_channel::{Receiver, RecvTimeoutError};
+use engine::{Clock, Engine, Event, Limits, SearchHandle, SearchResult};
+
+use crate::command::{
+    Base, Command, Depth, GoCommand, MAX_TIME_MS, ParseError, PositionSpec, quote,
+};
+use crate::options::{Action, Dialect, Options};
+use crate::output::{self, Output};
+
+/// What the reader sends: a parsed line, or the end of input.
+#[derive(Debug)]
+pub enum Input {
+    /// One input line, parsed.
+    Line(Result<Command, ParseError>),
+    /// End of stdin (or a read error): acts as `quit`.
+    Eof,
+}
+
+/// How often the controller looks at a running search when no input
+/// arrives. Short enough to add no noticeable latency to the final line.
+const POLL: Duration = Duration::from_millis(1);
+
+/// `currmove` lines start after this long (or at once in debug mode).
+const CURRMOVE_AFTER: Duration = Duration::from_secs(3);
+
+/// A search in progress, with what is needed to check and print its
+/// final line.
+struct Running {
+    handle: SearchHandle,
+    /// The searched position.
+    pos: Position,
+    /// The moves the search may play (legal, unbanned, in `searchmoves`).
+    allowed: Vec<Move>,
+    /// Pondering and not yet hit: the final line waits.
+    pondering: bool,
+    /// `go infinite` (or no limit): the final line waits for `stop`.
+    infinite: bool,
+    /// The GUI offered a draw (`go draw`, `ponderhit draw`).
+    draw_offered: bool,
+    /// The result, once the worker has finished.
+    result: Option<SearchResult>,
+    /// Rule names already announced by the event callback.
+    rules_said: Arc<Mutex<Vec<Reason>>>,
+}
+
+impl Running {
+    /// Whether the final line must still wait although the worker ended.
+    fn holds(&self) -> bool {
+        self.pondering || self.infinite
+    }
+}
+
+/// Whether the session goes on after a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+/// The controller's state.
+pub struct Session {
+    out: Output,
+    dialect: Dialect,
+    options: Options,
+    engine: Engine,
+    /// `None` after a rejected `position`: every `go` then answers no move.
+    position: Option<Position>,
+    bans: Vec<Move>,
+    book: Option<book::BookSet>,
+    search: Option<Running>,
+    queue: VecDeque<Input>,
+    /// Varies book choices from game to game.
+    book_seed: u64,
+}
+
+impl Session {
+    /// A session writing to `out`, in the UCI dialect until a handshake,
+    /// at the start position.
+    pub fn new(out: Output) -> Session {
+        let options = Options::default();
+        let book = book::BookSet::open(&options.bookfiles).ok();
+        let book_seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0x9e37_79b9, |d| {
+                u64::try_from(d.as_nanos() & u128::from(u64::MAX)).unwrap_or(0)
+            });
+        Session {
+            out,
+            dialect: Dialect::Uci,
+            options,
+            engine: Engine::new(),
+            position: Some(Position::startpos()),
+            bans: Vec::new(),
+            book,
+            search: None,
+            queue: VecDeque::new(),
+            book_seed,
+        }
+    }
+
+    /// Runs until `quit` or end of input.
+    pub fn run(mut self, input: &Receiver<Input>) {
+        loop {
+            let flow = if self.search.is_some() {
+                match input.recv_timeout(POLL) {
+                    Ok(item) => self.during_search(item),
+                    Err(RecvTimeoutError::Timeout) => {
+                        self.poll_search();
+                        Flow::Continue
+                    }
+                    Err(RecvTimeoutError::Disconnected) => self.during_search(Input::Eof),
+                }
+            } else if let Some(item) = self.queue.pop_front() {
+                self.idle(item)
+            } else {
+                match input.recv() {
+                    Ok(item) => self.idle(item),
+                    Err(_) => self.idle(Input::Eof),
+                }
+            };
+            if flow == Flow::Quit {
+                return;
+            }
+        }
+    }
+
+    fn diag(&self, text: &str) {
+        self.out.diagnostic(text);
+    }
+
+    /// Handles one input while a search runs.
+    fn during_search(&mut self, item: Input) -> Flow {
+        let Some(run) = self.search.as_ref() else {
+            return self.idle(item);
+        };
+        let own_limitless = run.holds();
+        let acts = match &item {
+            Input::Eof | Input::Line(Ok(Command::Quit | Command::Stop)) => {
+                !self.options.batch || own_limitless
+            }
+            Input::Line(Ok(Command::PonderHit { .. })) => !self.options.batch || run.pondering,
+            Input::Line(Ok(Command::IsReady | Command::Probe(_))) => !self.options.batch,
+            Input::Line(Ok(Command::Empty)) => return Flow::Continue,
+            _ => false,
+        };
+        if !acts {
+            if self.options.debug {
+                self.diag("queued until the search ends");
+            }
+            self.queue.push_back(item);
+            return Flow::Continue;
+        }
+        match item {
+            Input::Line(Ok(Command::IsReady)) => self.out.line("readyok"),
+            Input::Line(Ok(Command::Probe(spec))) => self.probe(spec.as_ref()),
+            Input::Line(Ok(Command::Stop)) => self.stop_search(),
+            Input::Line(Ok(Command::PonderHit { draw })) => self.ponderhit(draw),
+            _ => {
+                self.stop_search();
+                return self.quit();
+            }
+        }
+        Flow::Continue
+    }
+
+    /// Collects the worker's result when it has finished, and prints the
+    /// final line unless it must be held.
+    fn poll_search(&mut self) {
+        let Some(run) = self.search.as_mut() else {
+            return;
+        };
+        if run.result.is_none() && !run.handle.is_running() {
+            run.result = Some(self.engine.wait());
+        }
+        if run.result.is_some() && !run.holds() {
+            self.finish();
+        }
+    }
+
+    fn stop_search(&mut self) {
+        let Some(run) = self.search.as_mut() else {
+            return;
+        };
+        run.handle.stop();
+        if run.result.is_none() {
+            run.result = Some(self.engine.wait());
+        }
+        run.pondering = false;
+        run.infinite = false;
+        self.finish();
+    }
+
+    fn ponderhit(&mut self, draw: bool) {
+        let Some(run) = self.search.as_mut() else {
+            return;
+        };
+        if !run.pondering {
+            if self.options.debug {
+                self.diag("ponderhit ignored: not pondering");
+            }
+            return;
+        }
+        run.handle.ponderhit();
+        run.pondering = false;
+        run.draw_offered |= draw;
+        self.poll_search();
+    }
+
+    /// Prints the final line of the running search and returns to idle.
+    fn finish(&mut self) {
+        let Some(run) = self.search.take() else {
+            return;
+        };
+        let result = run.result.unwrap_or_else(|| self.engine.wait());
+        if self.dialect == Dialect::Ucci {
+            self.out.line(&output::time_nodes_line(
+                result.time.as_millis(),
+                result.nodes,
+            ));
+        }
+        if let Some(reason) = result.rule {
+            let said = run
+                .rules_said
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .contains(&reason);
+            if !said {
+                self.diag(&format!(
+                    "score from a rule: {}",
+                    output::reason_text(reason)
+                ));
+            }
+        }
+        let best = match result.best {
+            Some(m) if run.allowed.contains(&m) => Some(m),
+            Some(m) => {
+                self.diag(&format!(
+                    "search returned {m}, which is not allowed here; playing another move"
+                ));
+                run.allowed.first().copied()
+            }
+            None => run.allowed.first().copied(),
+        };
+        let Some(best) = best else {
+            self.out.line(output::no_move_line(self.dialect));
+            return;
+        };
+        let mut after = run.pos.clone();
+        after.make_move(best);
+        let ponder = result
+            .ponder
+            .filter(|&p| result.best == Some(best) && after.is_legal(p));
+        let draw = self.dialect == Dialect::Ucci
+            && run.draw_offered
+            && output::score_value(result.score) <= 0;
+        self.out.line(&output::bestmove_line(best, ponder, draw));
+    }
+
+    fn quit(&self) -> Flow {
+        if self.dialect == Dialect::Ucci {
+            self.out.line("bye");
+        }
+        Flow::Quit
+    }
+
+    /// Handles one input while idle.
+    fn idle(&mut self, item: Input) -> Flow {
+        let command = match item {
+            Input::Eof => return self.quit(),
+            Input::Line(Err(ParseError::BadPosition(why))) => {
+                self.position = None;
+                self.bans.clear();
+                self.diag(&format!(
+                    "position rejected: {why}; no valid position until the next position command"
+                ));
+                return Flow::Continue;
+            }
+            Input::Line(Err(e)) => {
+                self.diag(&e.to_string());
+                return Flow::Continue;
+            }
+            Input::Line(Ok(command)) => command,
+        };
+        match command {
+            Command::Empty => {}
+            Command::Ucci => self.handshake(Dialect::Ucci),
+            Command::Uci => self.handshake(Dialect::Uci),
+            Command::IsReady => self.out.line("readyok"),
+            Command::SetOption(set) => self.set_option(&set.name, set.value.as_deref()),
+            Command::Position(spec) => self.set_position(&spec),
+            Command::BanMoves(moves) => self.ban(&moves),
+            Command::Go(go) => self.go(&go),
+            Command::Perft(depth) => self.perft(depth),
+            Command::PonderHit { .. } => {
+                if self.options.debug {
+                    self.diag("ponderhit ignored: not pondering");
+                }
+            }
+            Command::Stop => {
+                if self.dialect == Dialect::Ucci {
+                    self.out.line("nobestmove");
+                }
+            }
+            Command::NewGame => self.engine.new_game(),
+            Command::Debug(on) => self.options.debug = on,
+            Command::Probe(spec) => self.probe(spec.as_ref()),
+            Command::Quit => return self.quit(),
+            Command::Display => match &self.position {
+                Some(pos) => self.out.line(&output::display(pos)),
+                None => self.diag("no valid position"),
+            },
+            Command::Eval => match &self.position {
+                Some(pos) => self.out.line(engine::eval_trace(pos).trim_end()),
+                None => self.diag("no valid position"),
+            },
+            Command::Bench => self.bench(),
+        }
+        Flow::Continue
+    }
+
+    fn handshake(&mut self, dialect: Dialect) {
+        self.dialect = dialect;
+        let mut lines = vec![
+            format!("id name Chariot {}", env!("CARGO_PKG_VERSION")),
+            format!("id author {}", env!("CARGO_PKG_AUTHORS")),
+        ];
+        lines.extend(crate::options::advertise(dialect));
+        lines.push(match dialect {
+            Dialect::Ucci => "ucciok".to_string(),
+            Dialect::Uci => "uciok".to_string(),
+        });
+        for line in lines {
+            self.out.line(&line);
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let old_hash = self.options.hash_mb;
+        let applied = self.options.set(self.dialect, name, value);
+        for d in &applied.diagnostics {
+            self.diag(d);
+        }
+        match applied.action {
+            None => {}
+            Some(Action::ResizeHash(mb)) => {
+                if let Err(e) = self.engine.set_hash_mb(mb) {
+                    self.options.hash_mb = old_hash;
+                    self.diag(&format!(
+                        "hash size {mb} MB refused ({e}); keeping {old_hash} MB"
+                    ));
+                }
+            }
+            Some(Action::SetThreads(n)) => self.engine.set_threads(n),
+            Some(Action::NewGame) => self.engine.new_game(),
+            Some(Action::OpenBook(spec)) => match book::BookSet::open(&spec) {
+                Ok(set) => self.book = Some(set),
+                Err(e) => {
+                    self.book = None;
+                    self.diag(&format!(
+                        "book not opened ({}); playing without a book",
+                        quote(&e.to_string())
+                    ));
+                }
+            },
+        }
+    }
+
+    /// Builds the position a `position` or `probe` line describes.
+    fn build_position(spec: &PositionSpec) -> Result<Position, String> {
+        let mut pos = match &spec.base {
+            Base::StartPos => Position::startpos(),
+            Base::Fen(fen) => Position::from_fen(fen).map_err(|e| format!("invalid FEN ({e})"))?,
+        };
+        for (i, text) in spec.moves.iter().enumerate() {
+            let m = pos
+                .parse_move(text)
+                .map_err(|e| format!("move {} of the list: {}", i + 1, quote(&e.to_string())))?;
+            pos.make_move(m);
+        }
+        Ok(pos)
+    }
+
+    fn set_position(&mut self, spec: &PositionSpec) {
+        self.bans.clear();
+        match Session::build_position(spec) {
+            Ok(pos) => self.position = Some(pos),
+            Err(why) => {
+                self.position = None;
+                self.diag(&format!(
+                    "position rejected: {why}; no valid position until the next position command"
+                ));
+            }
+        }
+    }
+
+    fn ban(&mut self, moves: &[String]) {
+        let Some(pos) = &self.position else {
+            self.diag("banmoves rejected: no valid position");
+            return;
+        };
+        let mut bans = Vec::with_capacity(moves.len());
+        for text in moves {
+            match pos.parse_move(text) {
+                Ok(m) => bans.push(m),
+                Err(e) => {
+                    self.diag(&format!(
+                        "banmoves rejected: {}; ban list unchanged",
+                        quote(&e.to_string())
+                    ));
+                    return;
+                }
+            }
+        }
+        self.bans = bans;
+    }
+
+    fn probe(&self, spec: Option<&PositionSpec>) {
+        let Some(pos) = spec.and_then(|s| Session::build_position(s).ok()) else {
+            self.out.line("pophash");
+            return;
+        };
+        let mut line = String::from("pophash");
+        if let Some(found) = self.engine.probe(&pos) {
+            if let Some(m) = found.best.filter(|&m| pos.is_legal(m)) {
+                line.push_str(&format!(" bestmove {m}"));
+            }
+            if let Some((v, d)) = found.lower {
+                line.push_str(&format!(" lowerbound {} depth {d}", output::table_score(v)));
+            }
+            if let Some((v, d)) = found.upper {
+                line.push_str(&format!(" upperbound {} depth {d}", output::table_score(v)));
+            }
+        }
+        self.out.line(&line);
+    }
+
+    fn perft(&self, depth: u32) {
+        let Some(pos) = &self.position else {
+            self.diag("no valid position");
+            return;
+        };
+        let mut pos = pos.clone();
+        let mut text = String::new();
+        let total = if depth == 0 {
+            1
+        } else {
+            let divide = pos.divide(depth);
+            for (m, n) in &divide {
+                text.push_str(&format!("{m}: {n}\n"));
+            }
+            text.push('\n');
+            divide.iter().map(|(_, n)| n).sum()
+        };
+        text.push_str(&format!("Nodes searched: {total}"));
+        self.out.line(&text);
+    }
+
+    fn bench(&self) {
+        let opts = engine::bench::BenchOptions::default();
+        let result = self.out.with_writer(|w| engine::bench::run(&opts, w));
+        if let Err(e) = result {
+            self.diag(&format!("bench failed: {e}"));
+        }
+    }
+
+    /// The moves a `go` may play: legal, not banned, and among
+    /// `searchmoves` when those name any legal move.
+    fn allowed_moves(&self, pos: &Position, go: &GoCommand) -> Vec<Move> {
+        let mut allowed: Vec<Move> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| !self.bans.contains(m))
+            .collect();
+        let mut only = Vec::new();
+        for text in &go.searchmoves {
+            match pos.parse_move(text) {
+                Ok(m) => only.push(m),
+                Err(e) => self.diag(&format!("searchmoves: {}; ignored", quote(&e.to_string()))),
+            }
+        }
+        if !only.is_empty() {
+            allowed.retain(|m| only.contains(m));
+        }
+        allowed
+    }
+
+    /// Converts a UCCI clock value to a duration (its unit follows
+    /// `usemillisec`).
+    fn ucci_time(&self, raw: u64) -> Duration {
+        let ms = if self.options.usemillisec {
+            raw
+        } else {
+            raw.saturating_mul(1000)
+        };
+        Duration::from_millis(ms.min(MAX_TIME_MS))
+    }
+
+    /// The side to move's clock from the `go` tokens: UCCI `time` if
+    /// given, else UCI `wtime`/`btime` of the side to move (or, when only
+    /// the other side's was given, that one, with a diagnostic).
+    fn clock(&self, go: &GoCommand, side: Color) -> Option<Clock> {
+        let moves_to_go = go.movestogo;
+        if let Some(t) = go.time {
+            let increment = go.increment.map_or(Duration::ZERO, |i| self.ucci_time(i));
+            return Some(Clock {
+                time: self.ucci_time(t),
+                increment,
+                moves_to_go,
+            });
+        }
+        let (own, own_inc, other, other_inc) = match side {
+            Color::Red => (go.wtime, go.winc, go.btime, go.binc),
+            Color::Black => (go.btime, go.binc, go.wtime, go.winc),
+        };
+        let ms = Duration::from_millis;
+        if let Some(t) = own {
+            return Some(Clock {
+                time: ms(t),
+                increment: ms(own_inc.unwrap_or(0)),
+                moves_to_go,
+            });
+        }
+        let t = other?;
+        self.diag("go: no clock for the side to move; using the other side's");
+        Some(Clock {
+            time: ms(t),
+            increment: ms(other_inc.unwrap_or(0)),
+            moves_to_go,
+        })
+    }
+
+    fn go(&mut self, go: &GoCommand) {
+        for w in &go.warnings {
+            self.diag(w);
+        }
+        let none = output::no_move_line(self.dialect);
+        let Some(pos) = self.position.clone() else {
+            self.diag("no valid position: send a valid position first");
+            self.out.line(none);
+            return;
+        };
+        if let Outcome::Decided { winner, reason } = pos.outcome() {
+            let who = match winner {
+                Some(Color::Red) => "Red wins",
+                Some(Color::Black) => "Black wins",
+                None => "draw",
+            };
+            self.diag(&format!(
+                "game over: {who} by {}",
+                output::reason_text(reason)
+            ));
+        }
+        if !pos.has_legal_move() {
+            if self.dialect == Dialect::Uci {
+                self.out.line("info depth 0 score mate 0");
+            }
+            self.out.line(none);
+            return;
+        }
+        let allowed = self.allowed_moves(&pos, go);
+        if allowed.is_empty() {
+            self.diag("every legal move is banned or excluded");
+            self.out.line(none);
+            return;
+        }
+        if go.depth == Some(Depth::Plies(0)) {
+            self.out.line(&output::depth_zero_line(
+                self.dialect,
+                engine::evaluate(&pos),
+            ));
+            self.out.line(none);
+            return;
+        }
+        let clock = self.clock(go, pos.side_to_move());
+        let limits = Limits {
+            depth: match go.depth {
+                // The engine's ply stack bounds the depth it can reach.
+                Some(Depth::Plies(d)) => {
+                    Some(d.min(u32::try_from(engine::search::MAX_PLY - 1).unwrap_or(d)))
+                }
+                _ => None,
+            },
+            nodes: go.nodes,
+            movetime: go.movetime.map(Duration::from_millis),
+            clock,
+            mate: go.mate,
+            infinite: go.infinite || !go.has_limit(),
+            ponder: go.ponder,
+            root_moves: if allowed.len() == pos.legal_moves().len() {
+                Vec::new()
+            } else {
+                allowed.clone()
+            },
+            multipv: self.options.multipv.max(1),
+        };
+        if self.try_book(&pos, &limits, &allowed) {
+            return;
+        }
+        let rules_said = Arc::new(Mutex::new(Vec::new()));
+        let callback = self.event_callback(Arc::clone(&rules_said));
+        let infinite = limits.infinite;
+        self.engine.start(pos.clone(), limits, callback);
+        self.search = Some(Running {
+            handle: self.engine.handle(),
+            pos,
+            allowed,
+            pondering: go.ponder,
+            infinite,
+            draw_offered: go.draw,
+            result: None,
+            rules_said,
+        });
+    }
+
+    /// Plays a book move for a clock-limited search when the book has one;
+    /// returns whether it did.
+    fn try_book(&mut self, pos: &Position, limits: &Limits, allowed: &[Move]) -> bool {
+        let clock_limited = limits.clock.is_some() || limits.movetime.is_some();
+        let pure = limits.depth.is_none() && limits.nodes.is_none() && limits.mate.is_none();
+        if !self.options.usebook
+            || !clock_limited
+            || !pure
+            || limits.ponder
+            || limits.infinite
+            || limits.multipv > 1
+        {
+            return false;
+        }
+        let ply = (usize::from(pos.fullmove_number()).saturating_sub(1)) * 2
+            + usize::from(pos.side_to_move() == Color::Black);
+        if ply >= usize::try_from(self.options.bookdepth).unwrap_or(usize::MAX) {
+            return false;
+        }
+        let Some(set) = &self.book else { return false };
+        self.book_seed = self
+            .book_seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let Some(choice) = set.choose(pos, 100, self.book_seed) else {
+            return false;
+        };
+        if !allowed.contains(&choice.mv) {
+            return false;
+        }
+        if self.dialect == Dialect::Ucci {
+            for (m, weight) in &choice.candidates {
+                self.out
+                    .line(&format!("info depth 0 score {weight} pv {m}"));
+            }
+        }
+        let list: Vec<String> = choice
+            .candidates
+            .iter()
+            .map(|(m, w)| format!("{m}({w})"))
+            .collect();
+        self.diag(&format!("book move {} among {}", choice.mv, list.join(" ")));
+        self.out
+            .line(&output::bestmove_line(choice.mv, None, false));
+        true
+    }
+
+    /// The callback that prints the search's `info` lines from the worker
+    /// thread.
+    fn event_callback(&self, rules_said: Arc<Mutex<Vec<Reason>>>) -> Box<dyn FnMut(Event) + Send> {
+        let out = self.out.clone();
+        let dialect = self.dialect;
+        let multipv = self.options.multipv;
+        let debug = self.options.debug;
+        let started = Instant::now();
+        Box::new(move |event| match event {
+            Event::Iteration(report) => {
+                let Some(line) = output::report_line(dialect, &report, multipv) else {
+                    return;
+                };
+                out.line(&line);
+                if let Some(reason) = report.rule {
+                    let mut said = rules_said.lock().unwrap_or_else(PoisonError::into_inner);
+                    if !said.contains(&reason) {
+                        said.push(reason);
+                        out.diagnostic(&format!(
+                            "score from a rule: {}",
+                            output::reason_text(reason)
+                        ));
+                    }
+                }
+                if dialect == Dialect::Ucci {
+                    out.line(&output::time_nodes_line(
+                        report.time.as_millis(),
+                        report.nodes,
+                    ));
+                }
+            }
+            Event::CurrMove { mv, number, .. } => {
+                if debug || started.elapsed() >= CURRMOVE_AFTER {
+                    out.line(&output::currmove_line(dialect, mv, number));
+                }
+            }
+        })
+    }
+}
