@@ -49,8 +49,9 @@
 //!    that keeps fleeing counts, and chasing two pieces in turn does not.
 //! 5. A win or loss judged at a twofold repetition inside the search is
 //!    trusted only for a clean cycle: the move into the position came from
-//!    the same position as the time before, no position strictly inside the
-//!    cycle occurs twice in the window, and the move limit is not reached.
+//!    the same position as the time before, no other position strictly
+//!    inside the cycle occurs twice in the window, and the move limit is not
+//!    reached.
 //!    Otherwise the walk goes on looking for a third occurrence, and without
 //!    one the repetition gives no verdict (the search continues). Draws are
 //!    taken at once.
@@ -161,9 +162,18 @@ impl Verdict {
     /// The game outcome this verdict means when `side` is to move.
     pub fn to_outcome(self, side: Color) -> Outcome {
         match self {
-            Verdict::Win(reason) => Outcome::Decided { winner: Some(side), reason },
-            Verdict::Loss(reason) => Outcome::Decided { winner: Some(!side), reason },
-            Verdict::Draw(reason) => Outcome::Decided { winner: None, reason },
+            Verdict::Win(reason) => Outcome::Decided {
+                winner: Some(side),
+                reason,
+            },
+            Verdict::Loss(reason) => Outcome::Decided {
+                winner: Some(!side),
+                reason,
+            },
+            Verdict::Draw(reason) => Outcome::Decided {
+                winner: None,
+                reason,
+            },
         }
     }
 
@@ -240,11 +250,19 @@ impl Position {
     }
 
     fn no_move_reason(&self) -> Reason {
-        if self.in_check() { Reason::Checkmate } else { Reason::Stalemate }
+        if self.in_check() {
+            Reason::Checkmate
+        } else {
+            Reason::Stalemate
+        }
     }
 
     fn draw_unless_no_move(&self, reason: Reason) -> Verdict {
-        if self.has_legal_move() { Verdict::Draw(reason) } else { Verdict::Loss(self.no_move_reason()) }
+        if self.has_legal_move() {
+            Verdict::Draw(reason)
+        } else {
+            Verdict::Loss(self.no_move_reason())
+        }
     }
 
     /// The state of position `k` (0 = the setup, `game_ply()` = now).
@@ -271,7 +289,10 @@ impl Position {
                 occurrences += 1;
                 if occurrences == 2 || back < plies_from_root {
                     let verdict = self.judge_cycle(k);
-                    if occurrences == 2 || matches!(verdict, Verdict::Draw(_)) || self.clean_cycle(k) {
+                    if occurrences == 2
+                        || matches!(verdict, Verdict::Draw(_))
+                        || self.clean_cycle(k)
+                    {
                         return Some(verdict);
                     }
                 }
@@ -287,14 +308,21 @@ impl Position {
     /// `start` to now can be trusted.
     fn clean_cycle(&self, start: usize) -> bool {
         let n = self.game_ply();
-        if start == 0 || self.rule60() >= MOVE_LIMIT_PLIES || self.state_at(n - 1).key != self.state_at(start - 1).key
+        if start == 0
+            || self.rule60() >= MOVE_LIMIT_PLIES
+            || self.state_at(n - 1).key != self.state_at(start - 1).key
         {
             return false;
         }
+        // Position `n - 1` repeats `start - 1` by the test above; the others
+        // strictly inside the cycle must be unique.
         let window = self.window_start();
-        (start + 1..n).all(|k| {
+        (start + 1..n - 1).all(|k| {
             let key = self.state_at(k).key;
-            (window..=n).filter(|&i| self.state_at(i).key == key).count() == 1
+            (window..=n)
+                .filter(|&i| self.state_at(i).key == key)
+                .count()
+                == 1
         })
     }
 
@@ -344,7 +372,9 @@ impl Position {
     /// other side) chased some piece on every one of its moves.
     fn chase_sets(&self, start: usize) -> (bool, bool) {
         let n = self.game_ply();
-        let moves: Vec<_> = (start..n).filter_map(|k| self.state_at(k + 1).last_move).collect();
+        let moves: Vec<_> = (start..n)
+            .filter_map(|k| self.state_at(k + 1).last_move)
+            .collect();
         // Rebuild the cycle's first position from the current placement by
         // taking the (non-capturing) moves back on a plain board, so that
         // the long game history is not copied.
@@ -360,7 +390,10 @@ impl Position {
         };
         let mut ids = Ids::new(&work);
         let us = self.side_to_move();
-        let mut chase = crate::ByColor { red: u32::MAX, black: u32::MAX };
+        let mut chase = crate::ByColor {
+            red: u32::MAX,
+            black: u32::MAX,
+        };
         for &m in &moves {
             let mover = work.side_to_move();
             if chase[mover] == 0 {
