@@ -1,14 +1,25 @@
 //! Static evaluation: material, piece-square tables and xiangqi terms.
 //!
-//! Scores are centipawn-like, from Red's point of view inside this module;
-//! [`evaluate`] turns them to the side to move's view. Every table is
+//! Scores are centipawn-like. Each term is computed per side (from that
+//! side's point of view) and the evaluation is Red's minus Black's;
+//! [`evaluate`] turns it to the side to move's view.
+//!
+//! Terms: material; piece-square tables; mobility of chariots, horses and
+//! cannons; cannons (screens on the board, lines to the enemy general);
+//! soldiers across the river (linked pairs, pressure on a weakened
+//! palace); the defence (advisors and elephants missing, weighed by the
+//! attackers the enemy has left; a lone general).
+//!
+//! Everything is recomputed from the board: with at most 32 pieces a full
+//! pass costs little next to move generation, and it keeps the terms
+//! trivially consistent (no incremental state to go stale). Every table is
 //! written for Red and symmetric left-right; Black reads it through
 //! [`Square::flip`], so the evaluation of a colour-flipped position is the
 //! exact negation and that of a mirrored position is equal (tests).
 
 use std::fmt::Write as _;
 
-use board::{Color, PieceKind, Position, Square};
+use board::{Bitboard, Color, PieceKind, Position, Square};
 
 /// Material values by [`PieceKind::index`] (general: 0, never captured).
 pub const PIECE_VALUE: [i32; PieceKind::NUM] = [0, 200, 200, 420, 950, 460, 100];
@@ -112,12 +123,29 @@ const PST: [[HalfRow; 10]; PieceKind::NUM] = [
     ],
 ];
 
+/// The full tables by colour, kind and square (Black's read through the
+/// colour flip), expanded once at compile time.
+static PST_FULL: [[[i16; Square::NUM]; PieceKind::NUM]; 2] = {
+    let mut t = [[[0; Square::NUM]; PieceKind::NUM]; 2];
+    let mut k = 0;
+    while k < PieceKind::NUM {
+        let mut i = 0;
+        while i < Square::NUM {
+            let (f, r) = (i % 9, i / 9);
+            let col = if f > 4 { 8 - f } else { f };
+            t[0][k][i] = PST[k][r][col];
+            t[1][k][(9 - r) * 9 + f] = PST[k][r][col];
+            i += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
 /// The table value of a Red piece of `kind` on `sq`.
 #[inline]
 fn pst_red(kind: PieceKind, sq: Square) -> i32 {
-    let f = sq.file().index();
-    let col = if f > 4 { 8 - f } else { f };
-    i32::from(PST[kind.index()][sq.rank().index()][col])
+    i32::from(PST_FULL[0][kind.index()][sq.index()])
 }
 
 /// Material plus table value of `color`'s piece of `kind` on `sq`, from
@@ -128,41 +156,263 @@ pub fn piece_square(color: Color, kind: PieceKind, sq: Square) -> i32 {
     PIECE_VALUE[kind.index()] + pst_red(kind, rel)
 }
 
-/// Terms of the evaluation, each from Red's point of view.
+/// Mobility bonus of a horse by its number of moves (a horse with no
+/// move is nearly lost).
+const HORSE_MOBILITY: [i32; 9] = [-40, -22, -10, -2, 4, 9, 13, 16, 18];
+/// Bonus per chariot move beyond a typical six.
+const ROOK_MOBILITY: i32 = 3;
+const ROOK_MOBILITY_BASE: i32 = 6;
+/// Bonus per cannon move beyond a typical eight.
+const CANNON_MOBILITY: i32 = 1;
+const CANNON_MOBILITY_BASE: i32 = 8;
+/// Cannons gain (horses lose) this much per piece on the board beyond 16,
+/// in eighths: cannons need screens, horses need room.
+const SCREEN_SCALE_EIGHTHS: i32 = 12;
+/// A cannon on the enemy general's file with nothing between (the
+/// "hollow" central cannon), one screen (check) or two (a loaded line).
+const CANNON_LINE: [i32; 3] = [70, 20, 14];
+/// Two crossed soldiers side by side.
+const LINKED_SOLDIERS: i32 = 18;
+/// A crossed soldier near the palace, per enemy advisor missing.
+const SOLDIER_VS_MISSING_ADVISOR: i32 = 12;
+/// Penalty per missing advisor / elephant, per enemy attack unit.
+const MISSING_ADVISOR: i32 = 3;
+const MISSING_ELEPHANT: i32 = 2;
+/// Extra penalty per enemy attack unit for a general with neither.
+const LONE_GENERAL: i32 = 5;
+
+/// Terms of the evaluation for one side, from that side's point of view.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Terms {
     /// Material.
     pub material: i32,
     /// Piece-square tables.
     pub pst: i32,
+    /// Chariot, horse and cannon mobility.
+    pub mobility: i32,
+    /// Cannon screens and lines to the enemy general.
+    pub cannons: i32,
+    /// Soldiers across the river.
+    pub soldiers: i32,
+    /// Advisors and elephants against the enemy's attackers; a lone general.
+    pub defence: i32,
 }
 
 impl Terms {
-    /// Sum of the terms, Red's view.
+    /// Sum of the terms.
     pub fn total(&self) -> i32 {
-        self.material + self.pst
+        self.material + self.pst + self.mobility + self.cannons + self.soldiers + self.defence
+    }
+
+    fn rows(&self) -> [(&'static str, i32); 6] {
+        [
+            ("Material", self.material),
+            ("Piece-square", self.pst),
+            ("Mobility", self.mobility),
+            ("Cannons", self.cannons),
+            ("Soldiers", self.soldiers),
+            ("Defence", self.defence),
+        ]
     }
 }
 
-/// Computes every term, Red's view.
-pub fn terms(pos: &Position) -> Terms {
-    let mut t = Terms::default();
-    for color in Color::ALL {
-        let sign = if color == Color::Red { 1 } else { -1 };
-        for kind in PieceKind::ALL {
-            for sq in pos.pieces(color, kind) {
-                let rel = if color == Color::Red { sq } else { sq.flip() };
-                t.material += sign * PIECE_VALUE[kind.index()];
-                t.pst += sign * pst_red(kind, rel);
+/// No square (end of a line in [`STEP`]).
+const NONE: u8 = u8::MAX;
+
+/// `STEP[sq][d]`: the neighbour of `sq` in direction `d` (file+, file−,
+/// rank+, rank−), or [`NONE`] off the board.
+static STEP: [[u8; 4]; Square::NUM] = {
+    let mut t = [[NONE; 4]; Square::NUM];
+    let mut i = 0;
+    while i < Square::NUM {
+        let (f, r) = ((i % 9) as i32, (i / 9) as i32);
+        let dirs = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+        let mut d = 0;
+        while d < 4 {
+            let (nf, nr) = (f + dirs[d].0, r + dirs[d].1);
+            if nf >= 0 && nf < 9 && nr >= 0 && nr < 10 {
+                t[i][d] = (nr * 9 + nf) as u8;
             }
+            d += 1;
         }
+        i += 1;
+    }
+    t
+};
+
+/// `HORSE[sq][k]`: (leg, target) of the horse's `k`-th move from `sq`, or
+/// ([`NONE`], [`NONE`]) off the board.
+static HORSE: [[(u8, u8); 8]; Square::NUM] = {
+    let moves: [((i32, i32), (i32, i32)); 8] = [
+        ((0, 1), (1, 2)),
+        ((0, 1), (-1, 2)),
+        ((0, -1), (1, -2)),
+        ((0, -1), (-1, -2)),
+        ((1, 0), (2, 1)),
+        ((1, 0), (2, -1)),
+        ((-1, 0), (-2, 1)),
+        ((-1, 0), (-2, -1)),
+    ];
+    let mut t = [[(NONE, NONE); 8]; Square::NUM];
+    let mut i = 0;
+    while i < Square::NUM {
+        let (f, r) = ((i % 9) as i32, (i / 9) as i32);
+        let mut k = 0;
+        while k < 8 {
+            let ((lf, lr), (tf, tr)) = moves[k];
+            let (nf, nr) = (f + tf, r + tr);
+            if nf >= 0 && nf < 9 && nr >= 0 && nr < 10 {
+                t[i][k] = (((r + lr) * 9 + f + lf) as u8, (nr * 9 + nf) as u8);
+            }
+            k += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The square with index `i` (always in range: the tables hold only
+/// board squares besides [`NONE`]).
+#[inline]
+fn sq_at(i: u8) -> Square {
+    Square::from_index_panicking(i as usize)
+}
+
+fn horse_moves(pos: &Position, sq: Square, color: Color) -> usize {
+    HORSE[sq.index()]
+        .iter()
+        .filter(|&&(leg, target)| {
+            target != NONE
+                && pos.piece_at(sq_at(leg)).is_none()
+                && pos
+                    .piece_at(sq_at(target))
+                    .is_none_or(|p| p.color() != color)
+        })
+        .count()
+}
+
+/// Chariot moves (`cannon = false`) or cannon moves (slides plus the
+/// capture over a screen).
+fn line_moves(pos: &Position, sq: Square, color: Color, cannon: bool) -> i32 {
+    let mut n = 0;
+    for (d, &first) in STEP[sq.index()].iter().enumerate() {
+        let mut cur = first;
+        let mut screened = false;
+        while cur != NONE {
+            match pos.piece_at(sq_at(cur)) {
+                None => {
+                    if !screened {
+                        n += 1;
+                    }
+                }
+                Some(p) => {
+                    if !cannon || screened {
+                        n += i32::from(p.color() != color);
+                        break;
+                    }
+                    screened = true;
+                }
+            }
+            cur = STEP[cur as usize][d];
+        }
+    }
+    n
+}
+
+/// Pieces strictly between two squares of one file.
+fn between_on_file(pos: &Position, a: Square, b: Square) -> usize {
+    let (lo, hi) = if a.rank().index() < b.rank().index() {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    let mut n = 0;
+    let mut cur = STEP[lo.index()][2];
+    while cur != NONE && cur as usize != hi.index() {
+        n += usize::from(pos.piece_at(sq_at(cur)).is_some());
+        cur = STEP[cur as usize][2];
+    }
+    n
+}
+
+fn count(pos: &Position, color: Color, kind: PieceKind) -> i32 {
+    pos.pieces(color, kind).count() as i32
+}
+
+fn crossed_soldiers(pos: &Position, color: Color) -> Bitboard {
+    let mut b = Bitboard::EMPTY;
+    for sq in pos.pieces(color, PieceKind::Pawn) {
+        if !sq.on_own_side(color) {
+            b |= Bitboard::from_square(sq);
+        }
+    }
+    b
+}
+
+/// How much attacking force `color` has against the enemy palace.
+fn attack_units(pos: &Position, color: Color) -> i32 {
+    3 * count(pos, color, PieceKind::Rook)
+        + 2 * count(pos, color, PieceKind::Knight)
+        + 2 * count(pos, color, PieceKind::Cannon)
+        + crossed_soldiers(pos, color).count() as i32
+}
+
+/// The terms of `color`, from its point of view.
+pub fn side_terms(pos: &Position, color: Color) -> Terms {
+    let them = !color;
+    let mut t = Terms::default();
+    for kind in PieceKind::ALL {
+        let table = &PST_FULL[color.index()][kind.index()];
+        for sq in pos.pieces(color, kind) {
+            t.material += PIECE_VALUE[kind.index()];
+            t.pst += i32::from(table[sq.index()]);
+        }
+    }
+    let on_board = pos.occupied().count() as i32 - 2;
+    let screen_bias = (on_board - 16) * SCREEN_SCALE_EIGHTHS / 8;
+    for sq in pos.pieces(color, PieceKind::Knight) {
+        t.mobility += HORSE_MOBILITY[horse_moves(pos, sq, color)];
+        t.cannons -= screen_bias;
+    }
+    for sq in pos.pieces(color, PieceKind::Rook) {
+        t.mobility += (line_moves(pos, sq, color, false) - ROOK_MOBILITY_BASE) * ROOK_MOBILITY;
+    }
+    let enemy_king = pos.king_square(them);
+    for sq in pos.pieces(color, PieceKind::Cannon) {
+        t.mobility += (line_moves(pos, sq, color, true) - CANNON_MOBILITY_BASE) * CANNON_MOBILITY;
+        t.cannons += screen_bias;
+        if sq.file() == enemy_king.file()
+            && let Some(&bonus) = CANNON_LINE.get(between_on_file(pos, sq, enemy_king))
+        {
+            t.cannons += bonus;
+        }
+    }
+    let crossed = crossed_soldiers(pos, color);
+    let missing_enemy_advisors = 2 - count(pos, them, PieceKind::Advisor).min(2);
+    for sq in crossed {
+        if sq.offset(1, 0).is_some_and(|n| crossed.contains(n)) {
+            t.soldiers += LINKED_SOLDIERS;
+        }
+        let rel_rank = sq.rank().relative_to(color);
+        let f = sq.file().index();
+        if rel_rank >= 6 && (2..=6).contains(&f) {
+            t.soldiers += SOLDIER_VS_MISSING_ADVISOR * missing_enemy_advisors;
+        }
+    }
+    let units = attack_units(pos, them);
+    let advisors = count(pos, color, PieceKind::Advisor).min(2);
+    let elephants = count(pos, color, PieceKind::Bishop).min(2);
+    t.defence -=
+        (2 - advisors) * MISSING_ADVISOR * units + (2 - elephants) * MISSING_ELEPHANT * units;
+    if advisors == 0 && elephants == 0 {
+        t.defence -= LONE_GENERAL * units;
     }
     t
 }
 
 /// The evaluation from the side to move's point of view.
 pub fn evaluate(pos: &Position) -> i32 {
-    let red = terms(pos).total();
+    let red = side_terms(pos, Color::Red).total() - side_terms(pos, Color::Black).total();
     if pos.side_to_move() == Color::Red {
         red
     } else {
@@ -170,14 +420,97 @@ pub fn evaluate(pos: &Position) -> i32 {
     }
 }
 
-/// A term-by-term breakdown (Red's view), ending with the line
-/// `Final evaluation: <n> (Red's view)`.
+/// A term-by-term breakdown (each side's view and the difference, Red's
+/// view), ending with the line `Final evaluation: <n> (Red's view)`.
 pub fn eval_trace(pos: &Position) -> String {
-    let t = terms(pos);
+    let red = side_terms(pos, Color::Red);
+    let black = side_terms(pos, Color::Black);
     let mut s = String::new();
-    let _ = writeln!(s, "{:<20} {:>7}", "Term", "Red");
-    let _ = writeln!(s, "{:<20} {:>7}", "Material", t.material);
-    let _ = writeln!(s, "{:<20} {:>7}", "Piece-square", t.pst);
-    let _ = writeln!(s, "Final evaluation: {} (Red's view)", t.total());
+    let _ = writeln!(
+        s,
+        "{:<14} {:>7} {:>7} {:>7}",
+        "Term", "Red", "Black", "Total"
+    );
+    for ((name, r), (_, b)) in red.rows().into_iter().zip(black.rows()) {
+        let _ = writeln!(s, "{name:<14} {r:>7} {b:>7} {:>7}", r - b);
+    }
+    let total = red.total() - black.total();
+    let _ = writeln!(s, "Final evaluation: {total} (Red's view)");
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The colour-flipped FEN: ranks reversed, cases swapped, other side
+    /// to move.
+    fn flip_fen(fen: &str) -> String {
+        let mut fields = fen.split(' ');
+        let board = fields.next().unwrap_or("");
+        let side = fields.next().unwrap_or("w");
+        let ranks: Vec<String> = board
+            .split('/')
+            .rev()
+            .map(|r| {
+                r.chars()
+                    .map(|c| {
+                        if c.is_ascii_uppercase() {
+                            c.to_ascii_lowercase()
+                        } else {
+                            c.to_ascii_uppercase()
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let side = if side == "w" { "b" } else { "w" };
+        format!("{} {side} - - 0 1", ranks.join("/"))
+    }
+
+    #[test]
+    fn symmetric_under_colour_flip_and_mirror() {
+        for fen in crate::bench::POSITIONS {
+            let pos = Position::from_fen(fen).expect("bench FEN");
+            let e = evaluate(&pos);
+            let flipped = Position::from_fen(&flip_fen(fen)).expect("flipped FEN");
+            assert_eq!(evaluate(&flipped), e, "colour flip of {fen}");
+            assert_eq!(evaluate(&pos.mirror()), e, "mirror of {fen}");
+            assert_eq!(evaluate(&flipped.mirror()), e, "both of {fen}");
+        }
+    }
+
+    #[test]
+    fn start_position_is_balanced_and_traced() {
+        let pos = Position::startpos();
+        assert_eq!(evaluate(&pos), 0);
+        let trace = eval_trace(&pos);
+        assert!(trace.ends_with("Final evaluation: 0 (Red's view)\n"));
+        let red = side_terms(&pos, Color::Red);
+        assert_eq!(red.material, 2 * (200 + 200 + 420 + 950 + 460) + 5 * 100);
+        // Both central-file lines are open for no cannon; no soldier crossed.
+        assert_eq!(red.soldiers, 0);
+        assert_eq!(red.defence, 0);
+    }
+
+    #[test]
+    fn xiangqi_terms_point_the_right_way() {
+        // Red cannon on the centre file with nothing between it and the
+        // black general (hollow cannon) versus behind two screens.
+        let hollow = Position::from_fen("3akab2/9/9/9/9/9/9/4C4/9/3K5 w - - 0 1").expect("FEN");
+        assert_eq!(
+            side_terms(&hollow, Color::Red).cannons,
+            CANNON_LINE[0] + (4 - 16) * 12 / 8
+        );
+        // A horse in the corner with its legs blocked has no move.
+        let boxed = Position::from_fen("4k4/9/9/9/9/9/9/9/R8/NN1K5 w - - 0 1").expect("FEN");
+        assert_eq!(
+            horse_moves(&boxed, "a0".parse().expect("sq"), Color::Red),
+            0
+        );
+        // Missing advisors cost more against more attackers.
+        let bare = Position::from_fen("4k4/9/9/9/9/9/9/9/9/R2K4R w - - 0 1").expect("FEN");
+        let b = side_terms(&bare, Color::Black);
+        assert_eq!(b.defence, -(2 * 3 * 6 + 2 * 2 * 6 + 5 * 6));
+    }
 }

@@ -43,6 +43,8 @@ const ASPIRATION_DEPTH: u32 = 5;
 /// Nodes between clock reads (at a few million nodes per second, well
 /// under a millisecond).
 const CLOCK_CHECK_NODES: u64 = 1024;
+/// Entries of the per-thread evaluation cache (a power of two).
+const EVAL_CACHE_SIZE: usize = 1 << 16;
 /// Reverse-futility margin per ply of depth.
 const STATIC_NULL_MARGIN: i32 = 110;
 /// Quiescence delta-pruning margin.
@@ -179,6 +181,9 @@ pub struct SearchThread<'a> {
     pv_len: [usize; MAX_PLY + 1],
     root_moves: Vec<RootMove>,
     lmr: Box<[[u8; 64]; 64]>,
+    /// Evaluations by full key (`i32::MIN`: empty); per thread, so it
+    /// needs no synchronisation and cannot make the bench vary.
+    eval_cache: Vec<(u64, i32)>,
 }
 
 impl<'a> SearchThread<'a> {
@@ -215,6 +220,7 @@ impl<'a> SearchThread<'a> {
             pv_len: [0; MAX_PLY + 1],
             root_moves: Vec::new(),
             lmr,
+            eval_cache: vec![(0, i32::MIN); EVAL_CACHE_SIZE],
         }
     }
 
@@ -558,7 +564,7 @@ impl<'a> SearchThread<'a> {
             return s;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(&self.pos);
+            return self.evaluate();
         }
         // Mate-distance pruning: no line from here beats a mate already
         // found closer to the root.
@@ -574,13 +580,8 @@ impl<'a> SearchThread<'a> {
             return e.score;
         }
         let in_check = self.pos.in_check();
-        let static_eval = if in_check {
-            -INFINITE
-        } else {
-            evaluate(&self.pos)
-        };
-
         if !pv_node && !in_check && beta.abs() < DECISIVE {
+            let static_eval = self.evaluate();
             // Reverse futility: far above beta at low depth.
             if depth <= 3 && static_eval - STATIC_NULL_MARGIN * depth >= beta {
                 return static_eval;
@@ -698,7 +699,7 @@ impl<'a> SearchThread<'a> {
             return s;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(&self.pos);
+            return self.evaluate();
         }
         let key = self.pos.key();
         let hit = self.probe(key, ply);
@@ -715,7 +716,7 @@ impl<'a> SearchThread<'a> {
             best = -INFINITE;
             self.pos.legal_moves()
         } else {
-            stand_pat = evaluate(&self.pos);
+            stand_pat = self.evaluate();
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -774,6 +775,19 @@ impl<'a> SearchThread<'a> {
             self.tt.store(key, ply, best_move, best, 0, bound);
         }
         best
+    }
+
+    /// The static evaluation, through the thread's evaluation cache.
+    #[inline]
+    fn evaluate(&mut self) -> i32 {
+        let key = self.pos.key();
+        let slot = &mut self.eval_cache[(key as usize) & (EVAL_CACHE_SIZE - 1)];
+        if slot.0 == key && slot.1 != i32::MIN {
+            return slot.1;
+        }
+        let e = evaluate(&self.pos);
+        *slot = (key, e);
+        e
     }
 
     #[inline]
