@@ -282,10 +282,9 @@ impl Position {
         let mut occurrences = 0;
         // Position `k` may be compared as long as no move after it captured
         // or was a null move: the state after each such move marks the edge.
-        for k in (0..n).rev() {
-            let s = &hist[k];
-            let back = n - k;
-            if back >= 4 && back % 2 == 0 && s.key == now.key {
+        for (back, s) in (1..).zip(hist.iter().rev()) {
+            if s.key == now.key && back >= 4 && back % 2 == 0 {
+                let k = n - back;
                 occurrences += 1;
                 if occurrences == 2 || back < plies_from_root {
                     let verdict = self.judge_cycle(k);

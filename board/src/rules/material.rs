@@ -17,21 +17,24 @@ pub(crate) enum MaterialDraw {
 
 /// Classifies the material per the table of `docs/rules.md` §4.5.
 pub(crate) fn material_draw(pos: &Position) -> MaterialDraw {
+    // The common case, some soldier, chariot or horse on the board, is
+    // settled by a few ORs before anything is counted.
+    let any = |k: PieceKind| !(pos.pieces(Color::Red, k) | pos.pieces(Color::Black, k)).is_empty();
+    if any(PieceKind::Pawn) || any(PieceKind::Rook) || any(PieceKind::Knight) {
+        return MaterialDraw::No;
+    }
     let count = |c: Color, k: PieceKind| pos.pieces(c, k).count();
-    if count(Color::Red, PieceKind::Pawn) + count(Color::Black, PieceKind::Pawn) != 0 {
-        return MaterialDraw::No;
-    }
-    let heavy = |c: Color| count(c, PieceKind::Rook) + count(c, PieceKind::Knight);
-    if heavy(Color::Red) + heavy(Color::Black) != 0 {
-        return MaterialDraw::No;
-    }
     let cannons = |c: Color| count(c, PieceKind::Cannon);
     let advisors = |c: Color| count(c, PieceKind::Advisor);
     let bishops = |c: Color| count(c, PieceKind::Bishop);
     match (cannons(Color::Red), cannons(Color::Black)) {
         (0, 0) => MaterialDraw::Direct,
         (1, 0) | (0, 1) => {
-            let us = if cannons(Color::Red) == 1 { Color::Red } else { Color::Black };
+            let us = if cannons(Color::Red) == 1 {
+                Color::Red
+            } else {
+                Color::Black
+            };
             if advisors(us) != 0 {
                 return MaterialDraw::No;
             }
@@ -79,7 +82,10 @@ mod tests {
     fn table() {
         // Bare generals, and advisors and elephants only.
         assert_eq!(class("4k4/9/9/9/9/9/9/9/9/3K5 w"), MaterialDraw::Direct);
-        assert_eq!(class("2bakab2/9/9/9/9/9/9/9/4A4/2BK1AB2 w"), MaterialDraw::Direct);
+        assert_eq!(
+            class("2bakab2/9/9/9/9/9/9/9/4A4/2BK1AB2 w"),
+            MaterialDraw::Direct
+        );
         // Any soldier, chariot or horse: play on.
         assert_eq!(class("4k4/9/9/9/9/2P6/9/9/4A4/3K5 w"), MaterialDraw::No);
         assert_eq!(class("4k4/9/9/9/9/9/9/9/9/3K1R3 w"), MaterialDraw::No);
@@ -88,16 +94,28 @@ mod tests {
         // One cannon, its side without advisors.
         assert_eq!(class("4k4/9/9/9/9/9/9/9/1C7/3K5 w"), MaterialDraw::Direct);
         assert_eq!(class("4k4/4a4/9/9/9/9/9/9/1C7/3K5 w"), MaterialDraw::Direct);
-        assert_eq!(class("4k4/4a4/9/9/9/9/9/4B4/1C7/3K5 w"), MaterialDraw::Conditional);
-        assert_eq!(class("3aka3/9/9/9/9/9/9/9/1C7/3K5 w"), MaterialDraw::Conditional);
+        assert_eq!(
+            class("4k4/4a4/9/9/9/9/9/4B4/1C7/3K5 w"),
+            MaterialDraw::Conditional
+        );
+        assert_eq!(
+            class("3aka3/9/9/9/9/9/9/9/1C7/3K5 w"),
+            MaterialDraw::Conditional
+        );
         assert_eq!(class("3aka3/9/9/9/9/9/9/4B4/1C7/3K5 w"), MaterialDraw::No);
         // The cannon's side has an advisor: play on.
         assert_eq!(class("4k4/9/9/9/9/9/9/9/1C7/3K1A3 w"), MaterialDraw::No);
         // Black's cannon, mirrored roles.
-        assert_eq!(class("3k5/4c4/9/9/9/9/9/9/4A4/3AK4 w"), MaterialDraw::Conditional);
+        assert_eq!(
+            class("3k5/4c4/9/9/9/9/9/9/4A4/3AK4 w"),
+            MaterialDraw::Conditional
+        );
         // One cannon each, no advisors.
         assert_eq!(class("4k4/4c4/9/9/9/9/9/9/1C7/3K5 w"), MaterialDraw::Direct);
-        assert_eq!(class("4k1b2/4c4/9/9/9/9/9/9/1C7/3K5 w"), MaterialDraw::Conditional);
+        assert_eq!(
+            class("4k1b2/4c4/9/9/9/9/9/9/1C7/3K5 w"),
+            MaterialDraw::Conditional
+        );
         assert_eq!(class("4k4/4c4/9/9/9/9/9/9/1C7/3K1A3 w"), MaterialDraw::No);
         // Two cannons on one side.
         assert_eq!(class("4k4/9/9/9/9/9/9/9/3CC4/3K5 w"), MaterialDraw::No);
