@@ -21,7 +21,7 @@ pub struct BenchArgs {
     #[arg(long, value_name = "POLICY", default_value = "two-tier", value_parser = parse_policy)]
     tt: TtPolicy,
     /// Whether quiescence search stores its results in the table.
-    #[arg(long = "store-qs", value_name = "on|off", default_value = "on", value_parser = parse_on_off)]
+    #[arg(long = "store-qs", value_name = "on|off", default_value = "on", value_parser = parse_on_off, action = clap::ArgAction::Set)]
     store_qs: bool,
 }
 

@@ -68,6 +68,17 @@ impl Running {
     }
 }
 
+/// The memory the system could still give us, in MB, where the system
+/// says (Linux `MemAvailable`). A table larger than this would not fail to
+/// allocate under overcommit; it would get the process killed while being
+/// cleared, so the session refuses it up front.
+fn available_mb() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
+}
+
 /// Whether the session goes on after a command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Flow {
@@ -126,7 +137,13 @@ impl Session {
                         self.poll_search();
                         Flow::Continue
                     }
-                    Err(RecvTimeoutError::Disconnected) => self.during_search(Input::Eof),
+                    // The reader sends `Eof` before it goes, so the end of
+                    // input has been handled (or queued) already.
+                    Err(RecvTimeoutError::Disconnected) => {
+                        std::thread::sleep(POLL);
+                        self.poll_search();
+                        Flow::Continue
+                    }
                 }
             } else if let Some(item) = self.queue.pop_front() {
                 self.idle(item)
@@ -361,7 +378,12 @@ impl Session {
         match applied.action {
             None => {}
             Some(Action::ResizeHash(mb)) => {
-                if let Err(e) = self.engine.set_hash_mb(mb) {
+                if let Some(free) =
+                    available_mb().filter(|&free| mb > free.saturating_add(old_hash))
+                {
+                    self.options.hash_mb = old_hash;
+                    self.diag(&format!("hash size {mb} MB refused (about {free} MB of memory free); keeping {old_hash} MB"));
+                } else if let Err(e) = self.engine.set_hash_mb(mb) {
                     self.options.hash_mb = old_hash;
                     self.diag(&format!(
                         "hash size {mb} MB refused ({e}); keeping {old_hash} MB"

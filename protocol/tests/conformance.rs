@@ -1,0 +1,1056 @@
+//! Conformance transcripts against the real binary: the 30 cases of
+//! `docs/ucci.md` §10 (`case_NN_…`) and our own (`extra_…`), covering
+//! every class of bad input. Time bounds are deliberately generous (seconds
+//! where the contract says milliseconds) so the suite never flakes on a
+//! loaded machine; ordering and content are still checked exactly.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{Engine, S0, SOON, legal_best, pos};
+
+/// Deadline for a shallow search to finish in a debug build.
+const SEARCH: Duration = Duration::from_secs(30);
+
+fn bestmove_of(e: &mut Engine, fen: Option<&str>, moves: &[&str]) -> board::Move {
+    let (_, line, _) = e.final_line(SEARCH);
+    legal_best(&line, &pos(fen, moves))
+}
+
+#[test]
+fn case_01_ucci_handshake() {
+    let mut e = Engine::start();
+    let t0 = Instant::now();
+    e.send("ucci");
+    let before = e.expect_line("ucciok");
+    assert!(t0.elapsed() < Duration::from_secs(2) || cfg!(debug_assertions));
+    assert!(before[0].starts_with("id name Chariot"), "{before:?}");
+    assert!(before.iter().any(|l| l.starts_with("id author ")));
+    let options: Vec<&String> = before.iter().filter(|l| l.starts_with("option ")).collect();
+    assert!(options.len() >= 10);
+    for o in &options {
+        let w: Vec<&str> = o.split(' ').collect();
+        assert!(w[1].chars().all(|c| c.is_ascii_lowercase()), "{o}");
+        assert_eq!(w[2], "type");
+        assert!(
+            ["check", "spin", "combo", "button", "string", "label"].contains(&w[3]),
+            "{o}"
+        );
+    }
+    assert!(before.contains(&"option usemillisec type check default true".to_string()));
+    assert!(before.contains(&"option hashsize type spin min 1 max 65536 default 16".to_string()));
+    assert!(
+        e.quiet_for(Duration::from_millis(300)).is_empty(),
+        "exactly one ucciok"
+    );
+    e.assert_protocol_only();
+}
+
+#[test]
+fn case_02_crlf() {
+    let mut e = Engine::start();
+    e.send_raw(b"ucci\r\nisready\r\n");
+    e.expect_line("ucciok");
+    e.expect_line("readyok");
+}
+
+#[test]
+fn case_03_depth_1() {
+    let mut e = Engine::ucci();
+    e.send_all(&["position startpos", "go depth 1"]);
+    bestmove_of(&mut e, None, &[]);
+    assert!(
+        e.quiet_for(Duration::from_millis(300)).is_empty(),
+        "nothing after bestmove"
+    );
+    e.assert_protocol_only();
+}
+
+#[test]
+fn case_04_two_field_fen() {
+    let mut e = Engine::ucci();
+    e.send_all(&[&format!("position fen {S0} w"), "go depth 2"]);
+    bestmove_of(&mut e, None, &[]);
+}
+
+#[test]
+fn case_05_side_r() {
+    let mut e = Engine::ucci();
+    e.send_all(&[&format!("position fen {S0} r - - 0 1"), "go depth 2"]);
+    bestmove_of(&mut e, None, &[]);
+}
+
+/// `setoption newgame; position …; go depth 4` and its best move.
+fn newgame_depth4(e: &mut Engine, position: &str) -> String {
+    e.send_all(&["setoption newgame", position, "go depth 4"]);
+    let (_, line, _) = e.final_line(SEARCH);
+    legal_best(&line, &board::Position::startpos()).to_string()
+}
+
+#[test]
+fn case_06_letter_synonyms_and_reproducibility() {
+    let mut e = Engine::ucci();
+    let a = newgame_depth4(
+        &mut e,
+        "position fen rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR w - - 0 1",
+    );
+    let b = newgame_depth4(&mut e, "position startpos");
+    assert_eq!(a, b);
+}
+
+#[test]
+fn case_07_uci_shape_after_ucci() {
+    let mut e = Engine::ucci();
+    e.send("setoption name hashsize value 32");
+    assert!(e.sync().is_empty());
+}
+
+#[test]
+fn case_08_unknown_and_empty_setoption() {
+    let mut e = Engine::ucci();
+    e.send_all(&["setoption foo bar", "setoption"]);
+    let before = e.sync();
+    assert_eq!(before.len(), 2, "{before:?}");
+    assert!(before.iter().all(|l| l.starts_with("info string ")));
+}
+
+#[test]
+fn case_09_info_lines() {
+    let mut e = Engine::ucci();
+    e.send("go depth 3");
+    let (before, line, _) = e.final_line(SEARCH);
+    let start = board::Position::startpos();
+    legal_best(&line, &start);
+    let depth_lines: Vec<&String> = before
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert!(!depth_lines.is_empty());
+    for l in &depth_lines {
+        let w: Vec<&str> = l.split(' ').collect();
+        assert_eq!(w[2..].iter().position(|&x| x == "score"), Some(1), "{l}");
+        assert!(w[2].parse::<u32>().unwrap() <= 3);
+        w[4].parse::<i32>()
+            .unwrap_or_else(|_| panic!("integer score in {l}"));
+        assert!(
+            !l.contains(" cp ") && !l.contains("bound") && !l.contains("nps"),
+            "{l}"
+        );
+        assert_eq!(w[5], "pv");
+        let mut p = start.clone();
+        for m in &w[6..] {
+            let mv = p.parse_move(m).unwrap_or_else(|e| panic!("pv of {l}: {e}"));
+            p.play(mv).unwrap();
+        }
+    }
+    let last = before.last().unwrap();
+    assert!(
+        last.starts_with("info time ") && last.contains(" nodes "),
+        "{before:?}"
+    );
+}
+
+#[test]
+fn case_10_depth_0() {
+    let mut e = Engine::ucci();
+    e.send("go depth 0");
+    let (before, line, _) = e.final_line(SEARCH);
+    assert_eq!(line, "nobestmove");
+    let last = before.last().unwrap();
+    assert!(last.starts_with("info depth 0 score "), "{before:?}");
+    last["info depth 0 score ".len()..].parse::<i32>().unwrap();
+}
+
+#[test]
+fn case_11_usemillisec_false() {
+    let mut e = Engine::ucci();
+    e.send("setoption usemillisec false");
+    e.sync();
+    let t0 = Instant::now();
+    e.send("go time 3 increment 0");
+    bestmove_of(&mut e, None, &[]);
+    let took = t0.elapsed();
+    assert!(
+        took > Duration::from_millis(20),
+        "read as 3 s, not 3 ms: {took:?}"
+    );
+    assert!(took < Duration::from_secs(3), "{took:?}");
+}
+
+#[test]
+fn case_12_sudden_death() {
+    let mut e = Engine::ucci();
+    let t0 = Instant::now();
+    e.send("go time 5000");
+    bestmove_of(&mut e, None, &[]);
+    assert!(t0.elapsed() < Duration::from_secs(2), "{:?}", t0.elapsed());
+}
+
+#[test]
+fn case_13_infinite_then_stop() {
+    let mut e = Engine::ucci();
+    e.send("go infinite");
+    let early = e.quiet_for(Duration::from_secs(1));
+    assert!(
+        !early
+            .iter()
+            .any(|l| l.starts_with("bestmove") || l == "nobestmove"),
+        "{early:?}"
+    );
+    let t0 = Instant::now();
+    e.send("stop");
+    let (_, line, at) = e.final_line(SOON);
+    legal_best(&line, &board::Position::startpos());
+    assert!(at.duration_since(t0) < Duration::from_secs(2));
+    assert!(e.quiet_for(Duration::from_millis(300)).is_empty());
+}
+
+#[test]
+fn case_14_isready_during_search() {
+    let mut e = Engine::ucci();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    let t0 = Instant::now();
+    e.send("isready");
+    let (before, _, at) = e.wait_for("readyok", SOON, |l| l == "readyok");
+    assert!(at.duration_since(t0) < Duration::from_secs(2));
+    assert!(!before.iter().any(|l| l.starts_with("bestmove")));
+    e.send("stop");
+    e.final_line(SOON);
+}
+
+#[test]
+fn case_15_idle_stop() {
+    let mut e = Engine::ucci();
+    e.send_all(&["go depth 1"]);
+    e.final_line(SEARCH);
+    e.send("stop");
+    let (_, line, _) = e.final_line(SOON);
+    assert_eq!(line, "nobestmove", "never a stale bestmove");
+}
+
+#[test]
+fn case_16_ponderhit() {
+    let mut e = Engine::ucci();
+    e.send_all(&[
+        &format!("position fen {S0} w - - 0 1 moves b0c2 b9c7"),
+        "go ponder time 10000 increment 0",
+    ]);
+    let during = e.quiet_for(Duration::from_secs(2));
+    assert!(
+        !during
+            .iter()
+            .any(|l| l.starts_with("bestmove") || l == "nobestmove"),
+        "{during:?}"
+    );
+    let t0 = Instant::now();
+    e.send("ponderhit");
+    let fen = format!("{S0} w - - 0 1");
+    let (_, line, at) = e.final_line(SOON);
+    legal_best(&line, &pos(Some(&fen), &["b0c2", "b9c7"]));
+    assert!(
+        at.duration_since(t0) < Duration::from_secs(4),
+        "{:?}",
+        at.duration_since(t0)
+    );
+}
+
+#[test]
+fn case_17_stop_while_pondering() {
+    let mut e = Engine::ucci();
+    e.send("go ponder time 60000 increment 0");
+    std::thread::sleep(Duration::from_millis(500));
+    let t0 = Instant::now();
+    e.send("stop");
+    let (_, line, at) = e.final_line(SOON);
+    legal_best(&line, &board::Position::startpos());
+    assert!(at.duration_since(t0) < Duration::from_secs(2));
+}
+
+const BANNED: [&str; 8] = [
+    "c3c4", "g3g4", "b0c2", "h0g2", "h2e2", "b2e2", "c0e2", "g0e2",
+];
+
+#[test]
+fn case_18_banmoves() {
+    let mut e = Engine::ucci();
+    e.send_all(&[
+        "position startpos",
+        &format!("banmoves {}", BANNED.join(" ")),
+        "go depth 4",
+        "go depth 4",
+    ]);
+    for _ in 0..2 {
+        let m = bestmove_of(&mut e, None, &[]);
+        assert!(!BANNED.contains(&m.to_string().as_str()), "{m} is banned");
+    }
+    let lifted = newgame_depth4(&mut e, "position startpos");
+    let mut fresh = Engine::ucci();
+    let reference = newgame_depth4(&mut fresh, "position startpos");
+    assert_eq!(lifted, reference);
+}
+
+#[test]
+fn case_19_stalemate() {
+    let mut e = Engine::ucci();
+    e.send_all(&[
+        "position fen 3k5/9/9/9/9/9/9/9/3r1r3/4K4 w - - 0 1",
+        "go depth 3",
+    ]);
+    let (_, line, _) = e.final_line(SEARCH);
+    assert_eq!(line, "nobestmove");
+}
+
+/// Sends `position`, `go depth 1` and checks the rejection pattern of §9 b.
+fn rejected(position: &str, naming: &str) -> Engine {
+    let mut e = Engine::ucci();
+    e.send_all(&[position, "go depth 1"]);
+    let (before, line, _) = e.final_line(SEARCH);
+    assert_eq!(line, "nobestmove", "{before:?}");
+    assert!(before.len() >= 2, "{before:?}");
+    assert!(
+        before.iter().all(|l| l.starts_with("info string ")),
+        "{before:?}"
+    );
+    assert!(
+        before[0].contains(naming),
+        "{before:?} should name {naming}"
+    );
+    e
+}
+
+#[test]
+fn case_20_illegal_move_in_list() {
+    rejected("position startpos moves h2e2 a0a5 h9g7", "a0a5");
+}
+
+#[test]
+fn case_21_garbage_fen() {
+    let mut e = rejected("position fen garbage", "FEN");
+    e.sync();
+}
+
+#[test]
+fn case_22_side_not_to_move_in_check() {
+    rejected("position fen 4k4/9/9/9/9/9/9/4r4/9/4K3r b - - 0 1", "check");
+}
+
+#[test]
+fn case_23_tabs_and_blanks() {
+    let mut e = Engine::ucci();
+    e.send_all(&["position  startpos\tmoves  h2e2\th7e7", "go depth 1"]);
+    bestmove_of(&mut e, None, &["h2e2", "h7e7"]);
+}
+
+#[test]
+fn case_24_position_queued_during_search() {
+    let mut e = Engine::ucci();
+    e.send_all(&["go infinite", "position startpos moves h2e2"]);
+    std::thread::sleep(Duration::from_millis(300));
+    e.send_all(&["stop", "go depth 2"]);
+    bestmove_of(&mut e, None, &[]);
+    bestmove_of(&mut e, None, &["h2e2"]);
+}
+
+#[test]
+fn case_25_quit() {
+    let mut e = Engine::ucci();
+    let t0 = Instant::now();
+    e.send("quit");
+    e.expect_line("bye");
+    let status = e.exit_within(Duration::from_secs(5)).expect("exits");
+    assert!(status.success());
+    assert!(t0.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn case_26_eof() {
+    let mut e = Engine::ucci();
+    e.close();
+    let status = e.exit_within(Duration::from_secs(5)).expect("exits at EOF");
+    assert!(status.success());
+    assert_eq!(e.seen.last().map(String::as_str), Some("bye"));
+}
+
+#[test]
+fn case_27_uci_handshake() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let before = e.expect_line("uciok");
+    assert!(before[0].starts_with("id name Chariot"));
+    assert!(
+        before
+            .iter()
+            .any(|l| l.starts_with("option name Hash type spin "))
+    );
+    assert!(
+        before
+            .iter()
+            .any(|l| l.starts_with("option name Threads type spin "))
+    );
+    assert!(before.contains(&"option name Clear Hash type button".to_string()));
+    e.assert_protocol_only();
+}
+
+fn uci_clock_time(go: &str) -> Duration {
+    let mut e = Engine::uci();
+    e.send(&format!("position fen {S0} w - - 0 1 moves h2e2"));
+    e.sync();
+    let t0 = Instant::now();
+    e.send(go);
+    let fen = format!("{S0} w - - 0 1");
+    bestmove_of(&mut e, Some(&fen), &["h2e2"]);
+    t0.elapsed()
+}
+
+#[test]
+fn case_28_uci_clock_of_side_to_move() {
+    let long = uci_clock_time("go wtime 100 btime 60000");
+    let short = uci_clock_time("go wtime 60000 btime 100");
+    assert!(
+        long > short * 2 && long > Duration::from_millis(100),
+        "btime budget {long:?} vs {short:?}"
+    );
+}
+
+#[test]
+fn case_29_uci_no_legal_move() {
+    let mut e = Engine::uci();
+    e.send_all(&[
+        "position fen 3k5/9/9/9/9/9/9/9/3r1r3/4K4 w - - 0 1",
+        "go depth 3",
+    ]);
+    let (before, line, _) = e.final_line(SEARCH);
+    assert_eq!(line, "bestmove (none)");
+    assert_eq!(
+        before.last().map(String::as_str),
+        Some("info depth 0 score mate 0")
+    );
+}
+
+#[test]
+fn case_30_uci_stop_and_quit() {
+    let mut e = Engine::uci();
+    e.send_all(&["stop", "quit"]);
+    let status = e.exit_within(Duration::from_secs(5)).expect("exits");
+    assert!(status.success());
+    assert_eq!(
+        e.seen.last().map(String::as_str),
+        Some("uciok"),
+        "no output for stop, no bye"
+    );
+}
+
+// ---- our own transcripts ----
+
+#[test]
+fn extra_uci_setoption_and_search_lines() {
+    let mut e = Engine::uci();
+    e.send_all(&[
+        "setoption name Hash value 8",
+        "setoption Threads 1",
+        "setoption name Clear Hash",
+    ]);
+    assert!(e.sync().is_empty());
+    e.send_all(&["ucinewgame", "position startpos moves h2e2", "go depth 3"]);
+    let (before, line, _) = e.final_line(SEARCH);
+    legal_best(&line, &pos(None, &["h2e2"]));
+    let infos: Vec<&String> = before
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert!(!infos.is_empty());
+    for l in infos {
+        for word in [
+            " seldepth ",
+            " multipv 1 ",
+            " score ",
+            " nodes ",
+            " nps ",
+            " hashfull ",
+            " time ",
+            " pv ",
+        ] {
+            assert!(l.contains(word), "{l} lacks{word}");
+        }
+        assert!(
+            l.contains(" score cp ") || l.contains(" score mate "),
+            "{l}"
+        );
+    }
+    e.assert_protocol_only();
+}
+
+#[test]
+fn extra_before_handshake_speaks_uci() {
+    let mut e = Engine::start();
+    e.send("isready");
+    e.expect_line("readyok");
+    e.send("go depth 0");
+    let (before, line, _) = e.final_line(SEARCH);
+    assert_eq!(line, "bestmove (none)");
+    assert!(before.last().unwrap().starts_with("info depth 0 score cp "));
+}
+
+#[test]
+fn extra_dialect_switch() {
+    let mut e = Engine::uci();
+    e.send("ucci");
+    e.expect_line("ucciok");
+    e.send("stop");
+    assert_eq!(e.final_line(SOON).1, "nobestmove");
+    e.send("uci");
+    e.expect_line("uciok");
+    e.send("go depth 0");
+    assert_eq!(e.final_line(SOON).1, "bestmove (none)");
+}
+
+#[test]
+fn extra_option_clamping_and_bad_values() {
+    let mut e = Engine::ucci();
+    e.send_all(&[
+        "setoption threads 99999999999999999999999",
+        "setoption threads -3",
+        "setoption multipv abc",
+        "setoption usemillisec",
+        "setoption name Ponder value maybe",
+        "setoption hashsize 0",
+        "setoption name NoSuchOption value 1",
+        "setoption batch false",
+    ]);
+    let before = e.sync();
+    assert_eq!(
+        before.len(),
+        6,
+        "one diagnostic each, none for valid values: {before:?}"
+    );
+    assert!(before.iter().all(|l| l.starts_with("info string ")));
+    e.send("go depth 2");
+    bestmove_of(&mut e, None, &[]);
+}
+
+#[test]
+fn extra_impossible_hash_is_refused() {
+    let mut e = Engine::ucci();
+    // 64 GB: more than any test machine has free; refused, old table kept.
+    e.send("setoption hashsize 65536");
+    let before = e.sync();
+    assert_eq!(before.len(), 1, "{before:?}");
+    assert!(
+        before[0].starts_with("info string hash size 65536 MB refused"),
+        "{before:?}"
+    );
+    e.send("go depth 2");
+    bestmove_of(&mut e, None, &[]);
+}
+
+#[test]
+fn extra_unknown_command_one_diagnostic() {
+    let mut e = Engine::ucci();
+    e.send("frobnicate the board");
+    let before = e.sync();
+    assert_eq!(
+        before,
+        vec!["info string unknown command: frobnicate".to_string()]
+    );
+}
+
+#[test]
+fn extra_binary_junk() {
+    let mut e = Engine::ucci();
+    e.send_raw(b"\x00\xff\xfe\x80\x1b[2J\x07 go\n\xc3\x28 position startpos\n\x7f\x01\x02\n");
+    let before = e.sync();
+    assert_eq!(before.len(), 3, "{before:?}");
+    e.send_all(&["position startpos moves h2e2", "go depth 1"]);
+    bestmove_of(&mut e, None, &["h2e2"]);
+    e.assert_protocol_only();
+}
+
+#[test]
+fn extra_huge_line_and_line_without_newline_then_eof() {
+    let mut e = Engine::ucci();
+    let mut huge = vec![b'a'; 3 << 20];
+    huge.push(b'\n');
+    e.send_raw(&huge);
+    let before = e.sync();
+    assert_eq!(before.len(), 1, "{before:?}");
+    e.send_raw(b"go depth 1\nisready");
+    bestmove_of(&mut e, None, &[]);
+    e.close();
+    e.exit_within(Duration::from_secs(5)).expect("exits");
+    assert!(
+        e.seen.contains(&"readyok".to_string()),
+        "the last line counts without its newline"
+    );
+    assert_eq!(e.seen.last().map(String::as_str), Some("bye"));
+}
+
+#[test]
+fn extra_empty_and_blank_lines() {
+    let mut e = Engine::ucci();
+    e.send_raw(b"\n\r\n \t \n\n   \r\n");
+    assert!(e.sync().is_empty());
+    e.send_raw(b" \t go \t depth\t2  \r\n");
+    bestmove_of(&mut e, None, &[]);
+}
+
+#[test]
+fn extra_keywords_any_case_and_iccs_hyphen() {
+    let mut e = Engine::ucci();
+    e.send_all(&["POSITION StartPos MOVES H2-E2 h9G7", "GO DEPTH 2"]);
+    bestmove_of(&mut e, None, &["h2e2", "h9g7"]);
+}
+
+#[test]
+fn extra_go_bad_numbers_still_answer() {
+    let mut e = Engine::ucci();
+    for go in [
+        "go depth -3",
+        "go nodes 99999999999999999999999999 depth 2",
+        "go movetime -5",
+        "go time 0",
+        "go depth 2 wtime abc",
+    ] {
+        e.send(go);
+        let (before, line, _) = e.final_line(SEARCH);
+        legal_best(&line, &board::Position::startpos());
+        if go != "go time 0" {
+            assert!(
+                before.iter().any(|l| l.starts_with("info string go")),
+                "{go}: {before:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn extra_go_without_limit_is_infinite() {
+    let mut e = Engine::ucci();
+    e.send("go depth nonsense");
+    let early = e.quiet_for(Duration::from_millis(700));
+    assert!(
+        !early.iter().any(|l| l.starts_with("bestmove")),
+        "{early:?}"
+    );
+    e.send("stop");
+    bestmove_of(&mut e, None, &[]);
+}
+
+#[test]
+fn extra_fen_errors() {
+    for (fen, naming) in [
+        ("position fen rnbakabnr", "FEN"),
+        ("position fen 4k4/9/9/9/9/9/9/9/9/4K4 w", "face"),
+        ("position fen 4k4/4k4/9/9/9/9/9/9/9/3K5 w", "general"),
+        ("position fen \u{4f60}\u{597d} w", "FEN"),
+        ("position fen", "FEN"),
+        ("position", "startpos"),
+    ] {
+        let mut e = Engine::ucci();
+        e.send_all(&[fen, "go depth 1"]);
+        let (before, line, _) = e.final_line(SEARCH);
+        assert_eq!(line, "nobestmove", "{fen}");
+        assert!(before.len() >= 2, "{fen}: {before:?}");
+        assert!(
+            before[0].to_lowercase().contains(&naming.to_lowercase()),
+            "{fen}: {before:?}"
+        );
+        e.assert_protocol_only();
+    }
+}
+
+#[test]
+fn extra_unreadable_move_and_recovery() {
+    let mut e = rejected("position startpos moves zz99", "zz99");
+    e.send_all(&["position startpos moves", "go depth 1"]);
+    bestmove_of(&mut e, None, &[]);
+}
+
+#[test]
+fn extra_side_letters_and_counters() {
+    let mut e = Engine::ucci();
+    let black = format!("{S0} B - - 0 1");
+    e.send_all(&[&format!("position fen {black}"), "go depth 2"]);
+    bestmove_of(&mut e, Some(&format!("{S0} b - - 0 1")), &[]);
+}
+
+#[test]
+fn extra_long_move_list() {
+    let mut e = Engine::ucci();
+    let mut moves = Vec::new();
+    for _ in 0..30 {
+        moves.extend(["b0c2", "b9c7", "c2b0", "c7b9"]);
+    }
+    moves.extend(["h2e2"]);
+    e.send_all(&[
+        &format!("position startpos moves {}", moves.join(" ")),
+        "go depth 2",
+    ]);
+    bestmove_of(&mut e, None, &moves);
+}
+
+/// 4 legal moves for Red: a1a0 … ; the rook on a1 and the general.
+const FEW: &str = "3k5/9/9/9/9/9/9/3n5/R8/4K4 w - - 0 1";
+
+#[test]
+fn extra_banmoves_rejected_keeps_list() {
+    let mut e = Engine::ucci();
+    let legal: Vec<String> = pos(Some(FEW), &[])
+        .legal_moves()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert!(legal.len() >= 2);
+    let (keep, ban) = legal.split_last().unwrap();
+    e.send_all(&[
+        &format!("position fen {FEW}"),
+        &format!("banmoves {}", ban.join(" ")),
+    ]);
+    e.send("banmoves a1a5 h2e2");
+    let before = e.sync();
+    assert_eq!(before.len(), 1, "{before:?}");
+    e.send("go depth 3");
+    let m = bestmove_of(&mut e, Some(FEW), &[]);
+    assert_eq!(&m.to_string(), keep);
+    e.send(&format!("banmoves {}", legal.join(" ")));
+    e.send("go depth 3");
+    let (before, line, _) = e.final_line(SEARCH);
+    assert_eq!(line, "nobestmove", "{before:?}");
+    e.send_all(&[&format!("position fen {FEW}"), "go depth 1"]);
+    bestmove_of(&mut e, Some(FEW), &[]);
+}
+
+#[test]
+fn extra_searchmoves() {
+    let mut e = Engine::uci();
+    e.send_all(&["position startpos", "go depth 3 searchmoves a3a4 i0i1"]);
+    let m = bestmove_of(&mut e, None, &[]);
+    assert!(["a3a4", "i0i1"].contains(&m.to_string().as_str()), "{m}");
+}
+
+#[test]
+fn extra_probe() {
+    let mut e = Engine::ucci();
+    e.send("probe startpos");
+    assert_eq!(
+        e.wait_for("pophash", SOON, |l| l.starts_with("pophash")).1,
+        "pophash"
+    );
+    e.send("go depth 4");
+    let best = bestmove_of(&mut e, None, &[]);
+    e.send("probe startpos");
+    let line = e.wait_for("pophash", SOON, |l| l.starts_with("pophash")).1;
+    assert!(
+        line.starts_with(&format!("pophash bestmove {best}")),
+        "{line}"
+    );
+    assert!(line.contains(" depth "), "{line}");
+    for bad in ["probe", "probe fen garbage", "probe startpos moves a0a9"] {
+        e.send(bad);
+        assert_eq!(
+            e.wait_for("pophash", SOON, |l| l.starts_with("pophash")).1,
+            "pophash",
+            "{bad}"
+        );
+    }
+}
+
+#[test]
+fn extra_probe_during_search() {
+    let mut e = Engine::ucci();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("probe startpos");
+    let (before, line, _) = e.wait_for("pophash", SOON, |l| l.starts_with("pophash"));
+    assert!(!before.iter().any(|l| l.starts_with("bestmove")));
+    assert!(line.starts_with("pophash"));
+    e.send("stop");
+    bestmove_of(&mut e, None, &[]);
+}
+
+#[test]
+fn extra_display() {
+    let mut e = Engine::ucci();
+    e.send_all(&["position fen 4k4/9/9/9/4c4/9/4P4/9/9/3K5 w - - 0 1", "d"]);
+    let (before, _, _) = e.wait_for("Checkers", SOON, |l| l.starts_with("Checkers:"));
+    assert!(
+        before
+            .iter()
+            .any(|l| l == "Fen: 4k4/9/9/9/4c4/9/4P4/9/9/3K5 w - - 0 1"),
+        "{before:?}"
+    );
+    let key = before.iter().find_map(|l| l.strip_prefix("Key: ")).unwrap();
+    assert_eq!(key.len(), 16);
+    let want = pos(Some("4k4/9/9/9/4c4/9/4P4/9/9/3K5 w - - 0 1"), &[]).key();
+    assert_eq!(u64::from_str_radix(key, 16).unwrap(), want);
+    e.send_all(&["position fen 4k4/9/9/9/4c4/9/4P4/9/9/4K4 w - - 0 1", "d"]);
+    assert_eq!(
+        e.wait_for("Checkers", SOON, |l| l.starts_with("Checkers:"))
+            .1,
+        "Checkers: e5"
+    );
+}
+
+#[test]
+fn extra_eval() {
+    let mut e = Engine::uci();
+    e.send("eval");
+    let line = e
+        .wait_for("final evaluation", SOON, |l| {
+            l.starts_with("Final evaluation: ")
+        })
+        .1;
+    assert!(line.ends_with("(Red's view)"), "{line}");
+}
+
+#[test]
+fn extra_perft() {
+    let mut e = Engine::ucci();
+    e.send("go perft 2");
+    let (before, line, _) = e.wait_for("perft total", SEARCH, |l| l.starts_with("Nodes searched"));
+    assert_eq!(line, "Nodes searched: 1920");
+    assert_eq!(before.len(), 45, "44 moves and a blank line: {before:?}");
+    assert_eq!(before[44], "");
+    let sum: u64 = before[..44]
+        .iter()
+        .map(|l| l.split(": ").nth(1).unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(sum, 1920);
+    e.send("go perft 0");
+    assert!(
+        e.wait_for("perft 0", SOON, |l| l.starts_with("Nodes searched"))
+            .0
+            .is_empty()
+    );
+    assert_eq!(e.seen.last().unwrap(), "Nodes searched: 1");
+    e.send("go perft x");
+    let before = e.sync();
+    assert_eq!(before.len(), 1);
+    assert!(before[0].starts_with("info string go perft"));
+    assert!(
+        e.quiet_for(Duration::from_millis(200)).is_empty(),
+        "no bestmove after perft"
+    );
+}
+
+#[test]
+fn extra_queued_gos_answer_in_order() {
+    let mut e = Engine::ucci();
+    e.send_all(&[
+        "go infinite",
+        "go depth 1",
+        "position startpos moves h2e2",
+        "go depth 1",
+    ]);
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("stop");
+    bestmove_of(&mut e, None, &[]);
+    bestmove_of(&mut e, None, &[]);
+    bestmove_of(&mut e, None, &["h2e2"]);
+    assert!(e.quiet_for(Duration::from_millis(300)).is_empty());
+}
+
+#[test]
+fn extra_batch_mode_waits() {
+    let mut e = Engine::ucci();
+    e.send_all(&["setoption batch true", "go depth 3", "isready"]);
+    let (before, _, _) = e.wait_for("readyok", SEARCH, |l| l == "readyok");
+    assert!(
+        before.iter().any(|l| l.starts_with("bestmove")),
+        "batch: readyok only after the final line: {before:?}"
+    );
+    // EOF is queued too: the search finishes, then bye.
+    e.send("go depth 3");
+    e.close();
+    e.exit_within(SEARCH).expect("exits");
+    let n = e.seen.len();
+    assert!(e.seen[n - 2].starts_with("bestmove"), "{:?}", e.seen);
+    assert_eq!(e.seen[n - 1], "bye");
+}
+
+#[test]
+fn extra_batch_infinite_obeys_stop() {
+    let mut e = Engine::ucci();
+    e.send_all(&["setoption batch on", "go infinite"]);
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("stop");
+    bestmove_of(&mut e, None, &[]);
+}
+
+#[test]
+fn extra_ponder_with_limit_is_held() {
+    let mut e = Engine::ucci();
+    e.send("go ponder depth 2");
+    let held = e.quiet_for(Duration::from_millis(1500));
+    assert!(!held.iter().any(|l| l.starts_with("bestmove")), "{held:?}");
+    let t0 = Instant::now();
+    e.send("ponderhit");
+    let (_, line, at) = e.final_line(SOON);
+    legal_best(&line, &board::Position::startpos());
+    assert!(at.duration_since(t0) < Duration::from_secs(2));
+}
+
+#[test]
+fn extra_ponderhit_and_stop_when_idle() {
+    let mut e = Engine::uci();
+    e.send_all(&["ponderhit", "ponderhit draw", "stop"]);
+    assert!(e.sync().is_empty());
+}
+
+#[test]
+fn extra_draw_offer() {
+    let lost = "3k5/9/9/r8/9/9/9/9/9/4K4 w - - 0 1";
+    let mut e = Engine::ucci();
+    e.send_all(&[&format!("position fen {lost}"), "go draw depth 3"]);
+    let (_, line, _) = e.final_line(SEARCH);
+    legal_best(&line, &pos(Some(lost), &[]));
+    assert!(line.ends_with(" draw"), "a lost side accepts: {line}");
+    e.send_all(&["position startpos moves h2e2 b9c7", "go depth 2"]);
+    let (_, line, _) = e.final_line(SEARCH);
+    assert!(!line.contains("draw"), "no offer, no draw: {line}");
+    let mut u = Engine::uci();
+    u.send_all(&[&format!("position fen {lost}"), "go draw depth 3"]);
+    let (_, line, _) = u.final_line(SEARCH);
+    assert!(!line.contains("draw"), "UCI never prints draw: {line}");
+}
+
+#[test]
+fn extra_ponderhit_draw() {
+    let lost = "3k5/9/9/r8/9/9/9/9/9/4K4 w - - 0 1";
+    let mut e = Engine::ucci();
+    e.send_all(&[&format!("position fen {lost}"), "go ponder depth 2"]);
+    std::thread::sleep(Duration::from_millis(500));
+    e.send("ponderhit draw");
+    let (_, line, _) = e.final_line(SOON);
+    assert!(line.ends_with(" draw"), "{line}");
+}
+
+#[test]
+fn extra_quit_during_search() {
+    let mut e = Engine::ucci();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("quit");
+    e.exit_within(Duration::from_secs(5)).expect("exits");
+    let n = e.seen.len();
+    assert!(e.seen[n - 2].starts_with("bestmove"), "{:?}", e.seen);
+    assert_eq!(e.seen[n - 1], "bye");
+}
+
+#[test]
+fn extra_eof_during_search_uci() {
+    let mut e = Engine::uci();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    e.close();
+    let status = e.exit_within(Duration::from_secs(5)).expect("exits");
+    assert!(status.success());
+    assert!(
+        e.seen.last().unwrap().starts_with("bestmove"),
+        "{:?}",
+        e.seen
+    );
+}
+
+#[test]
+fn extra_debug_reports_queued_lines() {
+    let mut e = Engine::ucci();
+    e.send_all(&["debug on", "go infinite", "position startpos"]);
+    let (_, line, _) = e.wait_for("queued diagnostic", SOON, |l| {
+        l.starts_with("info string queued")
+    });
+    assert!(line.contains("queued"));
+    e.send("stop");
+    bestmove_of(&mut e, None, &[]);
+    e.send_all(&["debug off", "setoption debug true", "setoption debug false"]);
+    assert!(e.sync().is_empty());
+}
+
+#[test]
+fn extra_move_limit_at_root_is_named() {
+    let mut e = Engine::ucci();
+    e.send_all(&[&format!("position fen {S0} w - - 120 40"), "go depth 1"]);
+    let (before, line, _) = e.final_line(SEARCH);
+    legal_best(&line, &board::Position::startpos());
+    assert!(
+        before
+            .iter()
+            .any(|l| l.starts_with("info string game over") && l.contains("move limit")),
+        "{before:?}"
+    );
+}
+
+#[test]
+fn extra_multipv() {
+    let mut e = Engine::uci();
+    e.send_all(&["setoption name MultiPV value 3", "go depth 2"]);
+    let (before, line, _) = e.final_line(SEARCH);
+    legal_best(&line, &board::Position::startpos());
+    for k in 1..=3 {
+        assert!(
+            before
+                .iter()
+                .any(|l| l.starts_with("info depth 2 ") && l.contains(&format!(" multipv {k} "))),
+            "{before:?}"
+        );
+    }
+    let mut u = Engine::ucci();
+    u.send_all(&["setoption multipv 2", "go depth 2"]);
+    let (before, _, _) = u.final_line(SEARCH);
+    assert!(
+        before
+            .iter()
+            .any(|l| l.starts_with("info depth 2 multipv 2 score ")),
+        "{before:?}"
+    );
+}
+
+#[test]
+fn extra_nodes_and_movetime_limits() {
+    let mut e = Engine::uci();
+    e.send("go nodes 2000");
+    bestmove_of(&mut e, None, &[]);
+    let t0 = Instant::now();
+    e.send("go movetime 300");
+    bestmove_of(&mut e, None, &[]);
+    let took = t0.elapsed();
+    assert!(
+        took >= Duration::from_millis(100) && took < Duration::from_secs(5),
+        "{took:?}"
+    );
+}
+
+#[test]
+fn extra_bench_subcommand() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .args([
+            "bench",
+            "--depth",
+            "1",
+            "--tt",
+            "depth",
+            "--store-qs",
+            "off",
+            "--hash",
+            "4",
+        ])
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Nodes searched: "), "{text}");
+    for bad in [
+        &["bench", "--tt", "nope"][..],
+        &["bench", "--depth", "x"],
+        &["bench", "--hash", "0"],
+        &["bench", "--store-qs", "maybe"],
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_chariot"))
+            .args(bad)
+            .output()
+            .expect("runs");
+        assert!(!out.status.success(), "{bad:?}");
+        assert!(!out.stderr.is_empty());
+    }
+}
