@@ -164,3 +164,81 @@ fn mirrored_cases_agree() {
         );
     }
 }
+
+/// Plays `moves` from `fen`, checking each for legality.
+fn game(fen: &str, moves: &str) -> Position {
+    let mut pos = Position::from_fen(fen).expect("valid FEN");
+    for text in moves.split_whitespace() {
+        let m = pos.parse_move(text).expect("legal move");
+        pos.play(m).expect("legal move");
+    }
+    pos
+}
+
+/// The search breaks a perpetual chase. Red's chariot has chased Black's
+/// horse between b3 and a5 for two cycles; Red is far behind (one chariot
+/// against two and a horse), so a repetition draw would suit it, but the
+/// chase move `h5h3` would bring about the position after it a third time
+/// and lose by perpetual chase. The engine must play something else and
+/// must not report a rule loss.
+///
+/// The control is the same game with the horse protected by soldiers on
+/// a6 and a3: the same moves are then no chase, `h5h3` is a plain
+/// repetition draw, and the engine, being lost otherwise, takes it.
+#[test]
+fn search_breaks_perpetual_chase() {
+    use engine::{Engine, Limits, Score};
+
+    const HISTORY: &str = "h6h3 b3a5 h3h5 a5b3 h5h3 b3a5 h3h5 a5b3";
+    let search = |pos: Position| {
+        let mut engine = Engine::new();
+        engine.start(
+            pos,
+            Limits {
+                depth: Some(6),
+                ..Default::default()
+            },
+            Box::new(|_| {}),
+        );
+        engine.wait()
+    };
+
+    let pos = game("2r2kr2/9/9/7R1/9/9/1n7/9/9/3K5 w", HISTORY);
+    assert_eq!(pos.outcome(), Outcome::Ongoing);
+    let chase = pos.parse_move("h5h3").expect("legal");
+    let mut after = pos.clone();
+    after.play(chase).expect("legal");
+    assert_eq!(
+        after.outcome(),
+        Outcome::Decided {
+            winner: Some(Color::Black),
+            reason: Reason::PerpetualChase
+        }
+    );
+    let result = search(pos);
+    assert!(
+        result.best.is_some_and(|m| m != chase),
+        "the engine repeated the chase: {result:?}"
+    );
+    assert!(
+        !(matches!(result.score, Score::Mate(p) if p < 0) && result.rule.is_some()),
+        "the engine reports a rule loss: {result:?}"
+    );
+
+    let control = game("2r2kr2/9/9/p6R1/9/9/pn7/9/9/3K5 w", HISTORY);
+    let mut after = control.clone();
+    after.play(chase).expect("legal");
+    assert_eq!(
+        after.outcome(),
+        Outcome::Decided {
+            winner: None,
+            reason: Reason::RepetitionDraw
+        }
+    );
+    let result = search(control);
+    assert_eq!(
+        result.best,
+        Some(chase),
+        "the control should take the repetition draw: {result:?}"
+    );
+}

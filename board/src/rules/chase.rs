@@ -142,7 +142,10 @@ mod tests {
     #[test]
     fn unprotected_targets() {
         // Chariot h3 on an unprotected horse b3 and cannon h7.
-        assert_eq!(chased_squares("5k3/9/7c1/9/9/9/1n5R1/9/9/3K5 w"), ["b3", "h7"]);
+        assert_eq!(
+            chased_squares("5k3/9/7c1/9/9/9/1n5R1/9/9/3K5 w"),
+            ["b3", "h7"]
+        );
         // The same horse protected by a crossed soldier on a3: only the cannon.
         assert_eq!(chased_squares("5k3/9/7c1/9/9/9/pn5R1/9/9/3K5 w"), ["h7"]);
     }
@@ -156,18 +159,30 @@ mod tests {
         // Black's elephant e7 on a horse c5 protected by Red's chariot c0.
         assert_eq!(chased_squares("3k5/9/4b4/9/2N6/9/9/9/9/2R1K4 b"), ["c5"]);
         // A chariot on a horse protected by a chariot is no chase.
-        assert_eq!(chased_squares("2rk5/9/9/9/2n6/9/9/9/9/2R1K4 w"), Vec::<String>::new());
+        assert_eq!(
+            chased_squares("2rk5/9/9/9/2n6/9/9/9/9/2R1K4 w"),
+            Vec::<String>::new()
+        );
     }
 
     #[test]
     fn free_attackers_and_immune_targets() {
         // General e1 on an unprotected cannon e2.
-        assert_eq!(chased_squares("5k3/9/9/9/9/9/P8/4c4/4K4/9 w"), Vec::<String>::new());
+        assert_eq!(
+            chased_squares("5k3/9/9/9/9/9/P8/4c4/4K4/9 w"),
+            Vec::<String>::new()
+        );
         // Crossed soldier d6 on an unprotected cannon c6.
-        assert_eq!(chased_squares("4k4/9/9/2cP5/9/9/9/9/9/5K3 w"), Vec::<String>::new());
+        assert_eq!(
+            chased_squares("4k4/9/9/2cP5/9/9/9/9/9/5K3 w"),
+            Vec::<String>::new()
+        );
         // A chariot on Black's soldier e5, still on its own side: no chase;
         // on a crossed soldier c4: a chase.
-        assert_eq!(chased_squares("3k5/9/9/9/R3p4/9/9/9/9/4K4 w"), Vec::<String>::new());
+        assert_eq!(
+            chased_squares("3k5/9/9/9/R3p4/9/9/9/9/4K4 w"),
+            Vec::<String>::new()
+        );
         assert_eq!(chased_squares("3k5/9/9/9/9/R1p6/9/9/9/4K4 w"), ["c4"]);
     }
 
@@ -175,7 +190,10 @@ mod tests {
     fn pinned_attackers() {
         // Chariot e3 pinned by the chariot e8 cannot take the horse b3; it
         // may take the pinner, but that is a mutual chariot attack.
-        assert_eq!(chased_squares("5k3/4r4/9/9/9/9/1n2R4/9/9/4K4 w"), Vec::<String>::new());
+        assert_eq!(
+            chased_squares("5k3/4r4/9/9/9/9/1n2R4/9/9/4K4 w"),
+            Vec::<String>::new()
+        );
         // Without the pin the horse is chased.
         assert_eq!(chased_squares("5k3/9/9/9/9/9/1n2R4/9/9/4K4 w"), ["b3"]);
         // Chariot f1 stands on the leg of the horse g1 that would check the
@@ -186,12 +204,18 @@ mod tests {
     #[test]
     fn mutual_attacks_between_equals() {
         // Chariots facing on rank 7, both free: an exchange offer.
-        assert_eq!(chased_squares("5k3/9/r6R1/9/9/9/9/9/9/3K5 w"), Vec::<String>::new());
+        assert_eq!(
+            chased_squares("5k3/9/r6R1/9/9/9/9/9/9/3K5 w"),
+            Vec::<String>::new()
+        );
         // The black chariot e7 is pinned on the e-file and cannot take back.
         assert_eq!(chased_squares("4k4/9/4r2R1/9/9/9/9/4R4/9/3K5 w"), ["e7"]);
         // Horses: red c3 attacks d5 over the leg c4; d5's own leg towards
         // c3 is d4. Free: mutual, no chase. Blocked: a chase.
-        assert_eq!(chased_squares("4k4/9/9/9/3n5/9/2N6/9/9/3K5 w"), Vec::<String>::new());
+        assert_eq!(
+            chased_squares("4k4/9/9/9/3n5/9/2N6/9/9/3K5 w"),
+            Vec::<String>::new()
+        );
         assert_eq!(chased_squares("4k4/9/9/9/3n5/3p5/2N6/9/9/3K5 w"), ["d5"]);
     }
 }
