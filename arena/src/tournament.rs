@@ -11,13 +11,11 @@ use std::fmt::Write as _;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 use std::thread;
 
 use anyhow::{Context, Result, bail};
 use board::ByColor;
-use crossbeam_channel::unbounded;
+use crossbeam_channel::{Sender, bounded, unbounded};
 
 use crate::config::EngineSpec;
 use crate::game::{GameRecord, GameResult, GameSettings, Seat, play_game};
@@ -57,12 +55,20 @@ struct PairJob {
     opening: usize,
 }
 
-/// A finished game as a worker reports it.
-struct Finished {
-    job: PairJob,
-    /// Second game of the pair (`b` was Red).
-    second: bool,
-    record: GameRecord,
+/// What a worker tells the main thread.
+enum Message {
+    /// Asks for the next pair; `None` comes back when there is no more
+    /// work.
+    Want(Sender<Option<PairJob>>),
+    /// A finished game.
+    Finished {
+        /// The pair it belongs to.
+        job: PairJob,
+        /// Second game of the pair (`b` was Red).
+        second: bool,
+        /// The game.
+        record: GameRecord,
+    },
 }
 
 /// The running tally of one pair of engines, from `a`'s point of view.
@@ -139,25 +145,23 @@ impl Tournament {
             None => None,
         };
 
-        let queue = Arc::new(Mutex::new(jobs));
-        let stop = Arc::new(AtomicBool::new(false));
-        let (tx, rx) = unbounded::<Finished>();
+        let mut jobs = jobs;
+        let (tx, rx) = unbounded::<Message>();
         let workers = self.concurrency.clamp(1, 64);
         let mut handles = Vec::new();
         for w in 0..workers {
-            let queue = Arc::clone(&queue);
-            let stop = Arc::clone(&stop);
             let tx = tx.clone();
             let engines = self.engines.clone();
             let settings = self.settings.clone();
             let openings = self.openings.clone();
             let handle = thread::Builder::new()
                 .name(format!("worker-{w}"))
-                .spawn(move || worker(&queue, &stop, &tx, &engines, &settings, &openings))
+                .spawn(move || worker(&tx, &engines, &settings, &openings))
                 .context("cannot start a worker thread")?;
             handles.push(handle);
         }
         drop(tx);
+        let mut stopped = false;
 
         let mut stats: Vec<PairingStats> = pairings
             .iter()
@@ -175,13 +179,22 @@ impl Tournament {
         let tc = self.settings.tc.to_string();
         let mut done = 0u64;
 
-        for finished in &rx {
+        for message in &rx {
+            let (job, second, record) = match message {
+                Message::Want(reply) => {
+                    // Jobs are handed out here, after every result sent
+                    // before the request has been counted: an SPRT stop
+                    // takes effect at once and the same in every run.
+                    let _ = reply.send(if stopped { None } else { jobs.pop_front() });
+                    continue;
+                }
+                Message::Finished {
+                    job,
+                    second,
+                    record,
+                } => (job, second, record),
+            };
             done += 1;
-            let Finished {
-                job,
-                second,
-                record,
-            } = finished;
             let score_a = score_for_a(record.result, second);
             let st = &mut stats[job.pairing];
             st.games.add(score_a);
@@ -248,8 +261,8 @@ impl Tournament {
                     let (lo, hi) = sprt.bounds();
                     let _ = write!(line, " | LLR {llr:.2} ({lo:.2}, {hi:.2})");
                     let state = sprt.state(llr);
-                    if state != SprtState::Continue && !stop.load(Ordering::Relaxed) {
-                        stop.store(true, Ordering::Relaxed);
+                    if state != SprtState::Continue && !stopped {
+                        stopped = true;
                         let _ = write!(line, " | SPRT stop: {}", sprt_verdict(state));
                     }
                 }
@@ -383,26 +396,20 @@ fn trinomial_text(a: &str, b: &str, t: &Trinomial) -> String {
     s
 }
 
-/// A worker: takes pair jobs until the queue is empty or the run is
-/// stopped, then shuts its engines down.
+/// A worker: asks for pair jobs until there are none, plays them, then
+/// shuts its engines down.
 fn worker(
-    queue: &Mutex<VecDeque<PairJob>>,
-    stop: &AtomicBool,
-    tx: &crossbeam_channel::Sender<Finished>,
+    tx: &Sender<Message>,
     engines: &[EngineSpec],
     settings: &GameSettings,
     openings: &[Opening],
 ) {
     let mut seats: Vec<Seat> = engines.iter().cloned().map(Seat::new).collect();
-    loop {
-        if stop.load(Ordering::Relaxed) {
+    let (reply_tx, reply_rx) = bounded(1);
+    while tx.send(Message::Want(reply_tx.clone())).is_ok() {
+        let Ok(Some(job)) = reply_rx.recv() else {
             break;
-        }
-        let job = match queue.lock() {
-            Ok(mut q) => q.pop_front(),
-            Err(_) => None,
         };
-        let Some(job) = job else { break };
         let opening = &openings[job.opening];
         for second in [false, true] {
             let (red, black) = if second {
@@ -422,7 +429,7 @@ fn worker(
                 settings,
             );
             if tx
-                .send(Finished {
+                .send(Message::Finished {
                     job,
                     second,
                     record,

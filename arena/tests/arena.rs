@@ -1,0 +1,617 @@
+//! Black-box tests of the `arena` binary: engine faults scored as losses
+//! with the right reason (against `mock-engine`), no leaked processes,
+//! score adjudication, round robins, an SPRT that stops, valid PGN, and a
+//! short real run of Chariot against itself.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use board::{Color, Position};
+
+const ARENA: &str = env!("CARGO_BIN_EXE_arena");
+const MOCK: &str = env!("CARGO_BIN_EXE_mock-engine");
+
+/// A fresh, empty scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arena-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs the arena with `args`, failing the test if it takes longer than
+/// `limit`; returns stdout.
+fn run_arena(args: &[String], limit: Duration) -> String {
+    let mut child = Command::new(ARENA)
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("arena did not finish within {limit:?}: {args:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "arena failed: {}\n{stdout}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+fn strings(words: &[&str]) -> Vec<String> {
+    words.iter().map(ToString::to_string).collect()
+}
+
+/// A parsed PGN game: its tags and ICCS moves.
+struct PgnGame {
+    tags: HashMap<String, String>,
+    moves: Vec<String>,
+    result_token: String,
+}
+
+fn parse_pgn(text: &str) -> Vec<PgnGame> {
+    let mut games = Vec::new();
+    for chunk in text.split("[Game \"Chinese Chess\"]").skip(1) {
+        let mut tags = HashMap::new();
+        let mut movetext = String::new();
+        for line in chunk.lines() {
+            if let Some(tag) = line.strip_prefix('[') {
+                let (name, value) = tag.split_once(' ').unwrap();
+                tags.insert(
+                    name.to_string(),
+                    value.trim_end_matches(']').trim_matches('"').to_string(),
+                );
+            } else {
+                movetext.push_str(line);
+                movetext.push(' ');
+            }
+        }
+        // Drop the comment, keep move tokens and the result.
+        let without_comment: String = {
+            let (before, after) = movetext.split_once('{').unwrap();
+            let (_, rest) = after.split_once('}').unwrap();
+            format!("{before} {rest}")
+        };
+        let tokens: Vec<&str> = without_comment
+            .split_whitespace()
+            .filter(|t| !t.ends_with('.'))
+            .collect();
+        let (result, moves) = tokens.split_last().unwrap();
+        games.push(PgnGame {
+            tags,
+            moves: moves.iter().map(ToString::to_string).collect(),
+            result_token: result.to_string(),
+        });
+    }
+    games
+}
+
+/// Checks one game's internal consistency: the moves replay legally from
+/// the FEN, the ply count and result agree, and a game that ended by a rule
+/// ends in a position where the rules say so.
+fn check_game(game: &PgnGame) {
+    assert_eq!(game.tags["Format"], "ICCS");
+    assert_eq!(game.tags["SetUp"], "1");
+    assert_eq!(game.tags["Result"], game.result_token);
+    assert!(["1-0", "0-1", "1/2-1/2"].contains(&game.result_token.as_str()));
+    let mut pos = Position::from_fen(&game.tags["FEN"]).unwrap();
+    for m in &game.moves {
+        assert!(
+            m.len() == 5 && m.as_bytes()[2] == b'-',
+            "ICCS form H2-E2: {m}"
+        );
+        let mv = pos
+            .parse_move(m)
+            .unwrap_or_else(|e| panic!("{e} in {:?}", game.tags));
+        pos.play(mv).unwrap();
+    }
+    assert_eq!(game.tags["PlyCount"], game.moves.len().to_string());
+    if let board::Outcome::Decided { winner, reason } = pos.outcome() {
+        assert_eq!(game.tags["Termination"], reason.name());
+        let expected = match winner {
+            Some(Color::Red) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
+        };
+        assert_eq!(game.result_token, expected);
+    }
+}
+
+/// Whether process `pid` is gone (or a zombie: dead, awaiting its reaper).
+fn process_gone(pid: &str) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => {
+            let state = stat
+                .rsplit(')')
+                .next()
+                .unwrap_or("")
+                .split_whitespace()
+                .next()
+                .unwrap_or("");
+            state == "Z" || state == "X"
+        }
+    }
+}
+
+/// Every mock engine that wrote its pid into `dir` has ended.
+fn assert_no_leaks(dir: &Path) -> usize {
+    let pids: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(!pids.is_empty(), "no engine was started");
+    // Give the kernel a moment to tear down processes killed just now.
+    let deadline = Instant::now() + Duration::from_secs(2);
+    for pid in &pids {
+        while !process_gone(pid) {
+            assert!(
+                Instant::now() < deadline,
+                "engine process {pid} still running after the arena exited"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+    pids.len()
+}
+
+/// A faulty mock (`bad`) against a good one (`good`, UCI): both games lost
+/// by `bad` with `termination`, no process left behind.
+fn fault_case(label: &str, mode: &str, termination: &str, limit: &[&str]) {
+    let dir = scratch(label);
+    let pids = dir.join("pids");
+    std::fs::create_dir_all(&pids).unwrap();
+    let pgn = dir.join("games.pgn");
+    let pid_dir = format!("arg={}", pids.display());
+    let mut args = strings(&[
+        "--engine",
+        "name=good",
+        &format!("cmd={MOCK}"),
+        "proto=uci",
+        "arg=--pid-dir",
+        &pid_dir,
+    ]);
+    args.extend(strings(&[
+        "--engine",
+        "name=bad",
+        &format!("cmd={MOCK}"),
+        "proto=ucci",
+        "arg=--pid-dir",
+        &pid_dir,
+    ]));
+    args.extend(strings(&[
+        "arg=--mode",
+        &format!("arg={mode}"),
+        "arg=--after",
+        "arg=1",
+    ]));
+    args.extend(strings(&[
+        "--margin",
+        "50",
+        "--grace",
+        "600",
+        "--games",
+        "2",
+        "--concurrency",
+        "2",
+    ]));
+    args.extend(strings(&["--pgn", &pgn.display().to_string()]));
+    args.extend(strings(limit));
+    let start = Instant::now();
+    let out = run_arena(&args, Duration::from_secs(30));
+    let games = parse_pgn(&std::fs::read_to_string(&pgn).unwrap());
+    assert_eq!(games.len(), 2, "{out}");
+    for g in &games {
+        check_game(g);
+        assert_eq!(g.tags["Termination"], termination, "{out}");
+        let bad_is_red = g.tags["Red"] == "bad";
+        assert_eq!(
+            g.result_token,
+            if bad_is_red { "0-1" } else { "1-0" },
+            "{out}"
+        );
+        // `bad` behaves on its first move and breaks on its second.
+        let bad_moves = (g.moves.len() + usize::from(bad_is_red)) / 2;
+        assert_eq!(bad_moves, 1, "{out}");
+    }
+    assert!(
+        out.contains(&format!("Fault: bad: {termination} x2")),
+        "{out}"
+    );
+    assert!(out.contains("good vs bad: W 2 D 0 L 0"), "{out}");
+    assert!(
+        out.contains("Pentanomial [0, 0.5, 1, 1.5, 2]: [0, 0, 0, 0, 1] (1 pairs)"),
+        "{out}"
+    );
+    assert_no_leaks(&pids);
+    assert!(start.elapsed() < Duration::from_secs(20));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The clock of the fault tests: short, so a flag falls quickly.
+const CLOCK: &[&str] = &["--tc", "0.4+0.02"];
+
+#[test]
+fn illegal_move_loses() {
+    fault_case("illegal", "illegal", "illegal move", CLOCK);
+}
+
+#[test]
+fn garbage_reply_loses() {
+    fault_case("garbage", "garbage", "unparsable reply", CLOCK);
+}
+
+#[test]
+fn crash_loses() {
+    fault_case("crash", "crash", "engine crash", CLOCK);
+}
+
+#[test]
+fn hang_loses_and_is_killed() {
+    fault_case("hang-clock", "hang", "unresponsive engine", CLOCK);
+}
+
+#[test]
+fn overstepping_the_clock_loses() {
+    fault_case("slow", "slow", "time forfeit", CLOCK);
+}
+
+#[test]
+fn claiming_no_move_loses() {
+    fault_case("nomove", "nomove", "no move", CLOCK);
+}
+
+#[test]
+fn hang_under_fixed_depth_hits_the_move_timeout() {
+    // The depth game has no clock: the per-move timeout catches the hang.
+    fault_case(
+        "hang-depth",
+        "hang",
+        "unresponsive engine",
+        &["--depth", "3", "--move-timeout", "0.5"],
+    );
+}
+
+#[test]
+fn engines_ignoring_quit_are_killed() {
+    let dir = scratch("ignore-quit");
+    let pids = dir.join("pids");
+    std::fs::create_dir_all(&pids).unwrap();
+    let pid_dir = format!("arg={}", pids.display());
+    let mut args = Vec::new();
+    for name in ["a", "b"] {
+        args.extend(strings(&[
+            "--engine",
+            &format!("name={name}"),
+            &format!("cmd={MOCK}"),
+            "arg=--ignore-quit",
+            "arg=--pid-dir",
+            &pid_dir,
+        ]));
+    }
+    args.extend(strings(&[
+        "--depth",
+        "1",
+        "--games",
+        "2",
+        "--grace",
+        "200",
+        "--max-plies",
+        "40",
+    ]));
+    let out = run_arena(&args, Duration::from_secs(20));
+    assert!(out.contains("Terminations: ply limit 2"), "{out}");
+    assert_eq!(assert_no_leaks(&pids), 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn score_adjudication() {
+    let dir = scratch("adjudication");
+    let pgn = dir.join("games.pgn");
+    // `up` always claims +800, `down` −800: with resign score=500 moves=2
+    // `down` gives up after both have moved twice (4 plies).
+    let mut args = strings(&[
+        "--engine",
+        "name=up",
+        &format!("cmd={MOCK}"),
+        "arg=--score",
+        "arg=800",
+    ]);
+    args.extend(strings(&[
+        "--engine",
+        "name=down",
+        &format!("cmd={MOCK}"),
+        "proto=uci",
+        "arg=--score",
+        "arg=-800",
+    ]));
+    args.extend(strings(&[
+        "--depth",
+        "1",
+        "--games",
+        "2",
+        "--resign",
+        "score=500",
+        "moves=2",
+    ]));
+    args.extend(strings(&["--pgn", &pgn.display().to_string()]));
+    let out = run_arena(&args, Duration::from_secs(20));
+    let games = parse_pgn(&std::fs::read_to_string(&pgn).unwrap());
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        check_game(g);
+        assert_eq!(g.tags["Termination"], "adjudication: resign");
+        assert_eq!(g.moves.len(), 4);
+        assert_eq!(
+            g.result_token,
+            if g.tags["Red"] == "up" { "1-0" } else { "0-1" }
+        );
+    }
+    assert!(out.contains("up vs down: W 2 D 0 L 0"), "{out}");
+
+    // Both at 0 with draw score=10 moves=3 after=1: drawn after 6 plies.
+    let pgn = dir.join("draws.pgn");
+    let mut args = Vec::new();
+    for name in ["x", "y"] {
+        args.extend(strings(&[
+            "--engine",
+            &format!("name={name}"),
+            &format!("cmd={MOCK}"),
+        ]));
+    }
+    args.extend(strings(&[
+        "--depth", "1", "--games", "2", "--draw", "score=10", "moves=3", "after=1",
+    ]));
+    args.extend(strings(&["--pgn", &pgn.display().to_string()]));
+    let out = run_arena(&args, Duration::from_secs(20));
+    let games = parse_pgn(&std::fs::read_to_string(&pgn).unwrap());
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        check_game(g);
+        assert_eq!(g.tags["Termination"], "adjudication: draw");
+        assert_eq!(g.moves.len(), 6);
+        assert_eq!(g.result_token, "1/2-1/2");
+    }
+    assert!(out.contains("x vs y: W 0 D 2 L 0"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn round_robin_with_openings() {
+    let dir = scratch("round-robin");
+    let pgn = dir.join("games.pgn");
+    let openings = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/openings.epd");
+    let mut args = Vec::new();
+    for name in ["p", "q", "r"] {
+        args.extend(strings(&[
+            "--engine",
+            &format!("name={name}"),
+            &format!("cmd={MOCK}"),
+        ]));
+    }
+    args.extend(strings(&[
+        "--nodes",
+        "100",
+        "--games",
+        "4",
+        "--concurrency",
+        "2",
+        "--max-plies",
+        "300",
+    ]));
+    args.extend(strings(&[
+        "--openings",
+        &openings.display().to_string(),
+        "--pgn",
+        &pgn.display().to_string(),
+    ]));
+    let out = run_arena(&args, Duration::from_secs(60));
+    let games = parse_pgn(&std::fs::read_to_string(&pgn).unwrap());
+    // 3 pairings × 4 games.
+    assert_eq!(games.len(), 12, "{out}");
+    let suite = std::fs::read_to_string(&openings).unwrap();
+    let first_two: Vec<String> = suite
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .take(2)
+        .map(|l| {
+            Position::from_fen(&l.split(" c0").next().unwrap().replace(" - -", " - - 0 1"))
+                .unwrap()
+                .fen()
+        })
+        .collect();
+    let mut rounds: Vec<u64> = Vec::new();
+    for g in &games {
+        check_game(g);
+        assert!(
+            first_two.contains(&g.tags["FEN"]),
+            "openings are used in order"
+        );
+        rounds.push(g.tags["Round"].parse().unwrap());
+    }
+    rounds.sort_unstable();
+    assert_eq!(rounds, (1..=12).collect::<Vec<u64>>());
+    assert!(out.contains("Finished 12 games"), "{out}");
+    for name in ["p", "q", "r"] {
+        assert!(
+            out.lines()
+                .any(|l| l.starts_with(name) && l.contains(" 8 ")),
+            "{name} played 8 games: {out}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sprt_stops_when_decided() {
+    // `bad` plays an illegal move on its first move: every pair is a 2-0
+    // for `good`. Logistic elo0 = 0, elo1 = 300: s0 = ½, s1 = 0.849; with
+    // μ ≈ 1 and a near-zero variance, r0 ≈ 0.25 and r1 ≈ 0.0228, so each
+    // pair adds about ½·ln(0.25/0.0228) = 1.197. The empty bins' weight of
+    // 0.001 each (μ = 0.99958, var = 0.00051 at 3 pairs) trims that:
+    // 2 pairs give 2.37 < 2.944, 3 pairs 3.57 ≥ 2.944 — the run stops after
+    // 6 of its 40 games.
+    let mut args = strings(&["--engine", "name=good", &format!("cmd={MOCK}")]);
+    args.extend(strings(&[
+        "--engine",
+        "name=bad",
+        &format!("cmd={MOCK}"),
+        "arg=--mode",
+        "arg=illegal",
+        "arg=--after",
+        "arg=0",
+    ]));
+    args.extend(strings(&[
+        "--depth",
+        "1",
+        "--games",
+        "40",
+        "--sprt",
+        "elo0=0",
+        "elo1=300",
+        "model=logistic",
+    ]));
+    let out = run_arena(&args, Duration::from_secs(20));
+    assert!(out.contains("Finished 6 games"), "{out}");
+    assert!(out.contains("[6/40]"), "{out}");
+    assert!(out.contains("SPRT stop: H1 accepted (pass)"), "{out}");
+    assert!(out.contains("SPRT elo0=0 elo1=300 alpha=0.05 beta=0.05 (logistic): LLR 3.57 [-2.94, 2.94] H1 accepted (pass)"), "{out}");
+}
+
+#[test]
+fn bad_command_lines_are_refused() {
+    for args in [
+        vec!["--engine", "cmd=x"],
+        vec![
+            "--engine", "name=a", "cmd=x", "--engine", "name=a", "cmd=y", "--depth", "1",
+        ],
+        vec![
+            "--engine", "cmd=x", "--engine", "cmd=y", "--depth", "1", "--tc", "1+0",
+        ],
+        vec!["--engine", "cmd=x", "--engine", "cmd=y", "--tc", "fast"],
+        vec![
+            "--engine", "cmd=x", "--engine", "cmd=y", "--depth", "1", "--sprt", "elo0=0",
+        ],
+    ] {
+        let out = Command::new(ARENA).args(&args).output().unwrap();
+        assert!(!out.status.success(), "{args:?} accepted");
+        assert!(!out.stderr.is_empty());
+    }
+    // An engine that cannot start loses its games, it does not stop the run.
+    let out = run_arena(
+        &strings(&[
+            "--engine",
+            "name=ghost",
+            "cmd=/nonexistent/engine",
+            "--engine",
+            "name=m",
+            &format!("cmd={MOCK}"),
+            "--depth",
+            "1",
+        ]),
+        Duration::from_secs(20),
+    );
+    assert!(out.contains("Fault: ghost: engine crash x2"), "{out}");
+    let help = Command::new(ARENA).arg("--help").output().unwrap();
+    let help = String::from_utf8_lossy(&help.stdout);
+    for word in [
+        "--engine",
+        "--tc",
+        "--sprt",
+        "--openings",
+        "--pgn",
+        "option.NAME",
+        "proto=ucci|uci",
+    ] {
+        assert!(help.contains(word), "--help mentions {word}");
+    }
+}
+
+/// The workspace's Chariot binary, if built (CI builds release first).
+fn chariot() -> Option<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()?
+        .to_path_buf();
+    let mut dirs = Vec::new();
+    if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR") {
+        dirs.push(root.join(dir));
+    }
+    dirs.push(root.join("target"));
+    for dir in dirs {
+        for profile in ["release", "debug"] {
+            let path = dir.join(profile).join("chariot");
+            if path.is_file() {
+                return Some(path);
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn chariot_self_play() {
+    let Some(chariot) = chariot() else {
+        println!("note: chariot binary not built (target/release/chariot); skipping the real run");
+        return;
+    };
+    let dir = scratch("chariot");
+    let pgn = dir.join("games.pgn");
+    let openings = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/openings.epd");
+    let cmd = format!("cmd={}", chariot.display());
+    let mut args = strings(&[
+        "--engine",
+        "name=ucci",
+        &cmd,
+        "proto=ucci",
+        "option.hashsize=8",
+    ]);
+    args.extend(strings(&[
+        "--engine",
+        "name=uci",
+        &cmd,
+        "proto=uci",
+        "option.Hash=8",
+    ]));
+    args.extend(strings(&[
+        "--tc",
+        "1+0.02",
+        "--margin",
+        "300",
+        "--games",
+        "4",
+        "--concurrency",
+        "1",
+    ]));
+    args.extend(strings(&[
+        "--openings",
+        &openings.display().to_string(),
+        "--pgn",
+        &pgn.display().to_string(),
+    ]));
+    let out = run_arena(&args, Duration::from_secs(90));
+    let games = parse_pgn(&std::fs::read_to_string(&pgn).unwrap());
+    assert_eq!(games.len(), 4, "{out}");
+    for g in &games {
+        check_game(g);
+        assert!(!g.moves.is_empty(), "{out}\n{:?}", g.tags);
+    }
+    // Engine faults would name the engine in the report.
+    assert!(!out.contains("Fault:"), "{out}");
+    assert!(out.contains("Finished 4 games"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
