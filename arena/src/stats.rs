@@ -312,14 +312,20 @@ impl Sprt {
 
     /// The log-likelihood ratio of the pairs so far (0 before any pair).
     pub fn llr(&self, pairs: &Pentanomial) -> f64 {
-        let bins = pairs.regularized_bins();
-        let Some((n, mu, var)) = mean_var(&bins) else {
+        self.llr_of_samples(&pairs.regularized_bins(), 2.0)
+    }
+
+    /// The LLR of samples given as (per-game score, count) bins, each
+    /// sample made of `games_per_sample` games (2 for pairs): the per-game
+    /// standard deviation that normalized Elo needs is √(games · var).
+    fn llr_of_samples(&self, bins: &[(f64, f64)], games_per_sample: f64) -> f64 {
+        let Some((n, mu, var)) = mean_var(bins) else {
             return 0.0;
         };
         let (s0, s1) = match self.model {
             EloModel::Logistic => (score_from_elo(self.elo0), score_from_elo(self.elo1)),
             EloModel::Normalized => {
-                let sigma = (2.0 * var).sqrt();
+                let sigma = (games_per_sample * var).sqrt();
                 (
                     0.5 + self.elo0 / NELO_PER_T * sigma,
                     0.5 + self.elo1 / NELO_PER_T * sigma,
@@ -495,6 +501,38 @@ mod tests {
         assert!(close(llr, 0.3123, 1e-3), "{llr}");
         // No pairs yet: nothing known.
         assert_eq!(sprt.llr(&Pentanomial::default()), 0.0);
+    }
+
+    #[test]
+    fn sprt_llr_agrees_with_published_trinomial_values() {
+        // Independent published checks of the normalized GSPRT on game
+        // (trinomial) counts: W 36433 L 36027 D 68692 with nElo [0, 2]
+        // gives LLR 0.92; W 10871 L 10650 D 20431 with [−1.75, 0.25] gives 2.30.
+        let games = |t: Trinomial| t.bins();
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 2.0,
+            alpha: 0.05,
+            beta: 0.05,
+            model: EloModel::Normalized,
+        };
+        let t = Trinomial {
+            wins: 36_433,
+            draws: 68_692,
+            losses: 36_027,
+        };
+        assert!(close(sprt.llr_of_samples(&games(t), 1.0), 0.92, 0.005));
+        let sprt = Sprt {
+            elo0: -1.75,
+            elo1: 0.25,
+            ..sprt
+        };
+        let t = Trinomial {
+            wins: 10_871,
+            draws: 20_431,
+            losses: 10_650,
+        };
+        assert!(close(sprt.llr_of_samples(&games(t), 1.0), 2.30, 0.005));
     }
 
     #[test]
