@@ -41,7 +41,7 @@ pub struct State {
 /// A legal xiangqi position with its game history since the setup.
 ///
 /// Invariant: `board`, `by_color`, `by_piece`, `file_occ`, `file_occ_by`, `kings` and
-/// `state.key` always describe the same placement; only [`Position::toggle`]
+/// `state.key` always describe the same placement; only `Position::toggle`
 /// changes them, and it changes all of them at once.
 #[derive(Clone)]
 pub struct Position {
@@ -495,7 +495,7 @@ impl Position {
     /// When the general is not in check and no enemy cannon lacks only a
     /// screen, the pieces outside the exposure mask cannot expose the
     /// general, so their moves are counted whole lines at a time; the rest go
-    /// through [`Position::generate`]'s per-move path. `perft_matches_generation`
+    /// through the per-move path of move generation. The cross-check tests
     /// and the perft suite check the two agree.
     pub fn count_legal_moves(&self) -> usize {
         let us = self.side;
