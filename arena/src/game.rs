@@ -168,18 +168,18 @@ impl Seat {
 
     /// Starts the process if needed and begins a new game.
     fn begin_game(&mut self) -> anyhow::Result<&mut Engine> {
-        let engine = match &mut self.engine {
-            Some(engine) => engine,
-            slot => slot.insert(Engine::start(&self.spec)?),
-        };
-        if let Err(e) = engine.new_game() {
+        // A process that died since its last game (after its final move,
+        // say) gets one fresh start before the game is lost.
+        let alive = self.engine.as_mut().is_some_and(|e| e.new_game().is_ok());
+        if !alive {
             self.engine = None;
-            return Err(e);
+            let mut engine = Engine::start(&self.spec)?;
+            engine.new_game()?;
+            self.engine = Some(engine);
         }
-        match &mut self.engine {
-            Some(engine) => Ok(engine),
-            None => anyhow::bail!("engine '{}' vanished", self.spec.name),
-        }
+        self.engine
+            .as_mut()
+            .ok_or_else(|| anyhow::anyhow!("engine '{}' vanished", self.spec.name))
     }
 
     /// Kills and reaps a broken process; the next game starts a new one.
