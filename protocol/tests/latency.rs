@@ -1,0 +1,54 @@
+//! Responsiveness figures, measured and printed, never asserted: the
+//! `isready` round trip and the `stop` → `bestmove` delay during a search
+//! with a 1 GB table, median and worst of 100 each.
+//!
+//! Run with `cargo test --release -p protocol --test latency -- --ignored --nocapture`.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{Engine, SOON};
+
+fn summary(name: &str, mut samples: Vec<Duration>) {
+    samples.sort();
+    let median = samples[samples.len() / 2];
+    let worst = samples[samples.len() - 1];
+    println!(
+        "{name}: median {:.3} ms, worst {:.3} ms over {}",
+        median.as_secs_f64() * 1e3,
+        worst.as_secs_f64() * 1e3,
+        samples.len()
+    );
+}
+
+#[test]
+#[ignore = "a measurement, not a check; run it with --release --ignored --nocapture"]
+fn latency_with_1gb_table() {
+    let mut e = Engine::ucci();
+    e.send("setoption hashsize 1024");
+    e.sync();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(500));
+    let mut ready = Vec::new();
+    for _ in 0..100 {
+        let t0 = Instant::now();
+        e.send("isready");
+        let (_, _, at) = e.wait_for("readyok", SOON, |l| l == "readyok");
+        ready.push(at.duration_since(t0));
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    e.send("stop");
+    e.final_line(SOON);
+    let mut stop = Vec::new();
+    for _ in 0..100 {
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(50));
+        let t0 = Instant::now();
+        e.send("stop");
+        let (_, _, at) = e.final_line(SOON);
+        stop.push(at.duration_since(t0));
+    }
+    summary("isready -> readyok during a search", ready);
+    summary("stop -> bestmove", stop);
+}
