@@ -11,13 +11,19 @@
 //! * games without a known result are skipped (their moves carry no
 //!   verdict);
 //! * a game counts a (position, move) pair once even if it repeats it;
-//! * near-duplicates — the same players and the same first
-//!   [`DUPLICATE_PLIES`] plies, which the CCPD records hold many of — count
-//!   once;
+//! * near-duplicates — games from the same start that share their first
+//!   [`DUPLICATE_PLIES`] plies, which the CCPD records hold many of under
+//!   differently written player names — count once (two distinct master
+//!   games rarely agree for thirty moves);
 //! * a move is kept when it was played in at least `min_games` games and
 //!   lost no more games than it won and drew together;
 //! * its weight is `2 × wins + draws` (half-points scored, doubled), capped
-//!   at 65,535.
+//!   at 65,535;
+//! * finally only the positions reachable from a game's start position
+//!   through positions of the book (any legal move from a book position) are
+//!   kept: every record can then be written with its FEN and its move
+//!   checked for legality, and the rest could only be met after two moves
+//!   outside the book.
 
 use std::collections::hash_map::DefaultHasher;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -28,8 +34,9 @@ use board::{Color, Move, Position};
 
 use crate::format::{Book, Entry, Wdl, canonical_key};
 use crate::pgn::GameResult;
+use crate::text::reachable_fens;
 
-/// Plies that identify a near-duplicate game (with the players' names).
+/// Plies that identify a near-duplicate game.
 pub const DUPLICATE_PLIES: usize = 60;
 
 /// What to keep.
@@ -98,6 +105,9 @@ pub struct BuildSummary {
     pub dropped_rare: usize,
     /// Pairs dropped as losing.
     pub dropped_losing: usize,
+    /// Records dropped because their position cannot be reached from a
+    /// start position through book positions.
+    pub dropped_unreachable: usize,
     /// Positions in the book.
     pub positions: usize,
     /// Records (position, move) in the book.
@@ -115,8 +125,8 @@ impl fmt::Display for BuildSummary {
         }
         writeln!(
             f,
-            "pairs seen:     {} (dropped {} rare, {} losing)",
-            self.pairs_seen, self.dropped_rare, self.dropped_losing
+            "pairs seen:     {} (dropped {} rare, {} losing, {} unreachable)",
+            self.pairs_seen, self.dropped_rare, self.dropped_losing, self.dropped_unreachable
         )?;
         writeln!(f, "book positions: {}", self.positions)?;
         write!(f, "book moves:     {}", self.moves)
@@ -129,6 +139,7 @@ pub struct BookBuilder {
     options: BuildOptions,
     stats: HashMap<(u64, Move), Wdl>,
     seen_games: HashSet<u64>,
+    starts: HashMap<u64, Position>,
     summary: BuildSummary,
 }
 
@@ -147,9 +158,7 @@ impl BookBuilder {
         *self.summary.skipped.entry(reason).or_default() += 1;
     }
 
-    /// Replays `moves` from `start` and counts the game; `players` names
-    /// the players for near-duplicate detection (any text; empty if
-    /// unknown).
+    /// Replays `moves` from `start` and counts the game.
     ///
     /// # Errors
     /// The reason the game was skipped (it is counted in the summary too).
@@ -158,9 +167,8 @@ impl BookBuilder {
         start: &Position,
         moves: &[Move],
         result: GameResult,
-        players: &str,
     ) -> Result<(), SkipReason> {
-        let outcome = self.try_add(start, moves, result, players);
+        let outcome = self.try_add(start, moves, result);
         if let Err(reason) = outcome {
             self.skip(reason);
         }
@@ -172,7 +180,6 @@ impl BookBuilder {
         start: &Position,
         moves: &[Move],
         result: GameResult,
-        players: &str,
     ) -> Result<(), SkipReason> {
         let winner = match result {
             GameResult::RedWins => Some(Color::Red),
@@ -201,7 +208,6 @@ impl BookBuilder {
             pos.make_move(mv);
         }
         let mut hasher = DefaultHasher::new();
-        players.hash(&mut hasher);
         start.key().hash(&mut hasher);
         moves
             .iter()
@@ -222,6 +228,9 @@ impl BookBuilder {
                 Some(_) => wdl.losses += 1,
             }
         }
+        self.starts
+            .entry(start.key())
+            .or_insert_with(|| start.clone());
         self.summary.games_read += 1;
         self.summary.games_used += 1;
         Ok(())
@@ -252,6 +261,17 @@ impl BookBuilder {
             }
         }
         let book = Book::from_entries(entries).expect("statistics hold each pair once");
+        let roots: Vec<Position> = self.starts.values().cloned().collect();
+        let reachable = reachable_fens(&book, &roots);
+        let before = book.len();
+        let kept: Vec<Entry> = book
+            .entries()
+            .iter()
+            .copied()
+            .filter(|e| reachable.contains_key(&e.key))
+            .collect();
+        summary.dropped_unreachable = before - kept.len();
+        let book = Book::from_entries(kept).expect("a subset of a valid book is valid");
         summary.positions = book.positions();
         summary.moves = book.len();
         (book, summary)
@@ -276,32 +296,32 @@ mod tests {
             min_games: 2,
         });
         assert_eq!(
-            b.add_game(&start, &moves("h2e2 h9g7 h0g2"), GameResult::RedWins, "a"),
+            b.add_game(&start, &moves("h2e2 h9g7 h0g2"), GameResult::RedWins),
             Ok(())
         );
         // The mirror image of the first game: same canonical pairs after ply 1.
         assert_eq!(
-            b.add_game(&start, &moves("b2e2 b9c7"), GameResult::Draw, "b"),
+            b.add_game(&start, &moves("b2e2 b9c7"), GameResult::Draw),
             Ok(())
         );
         assert_eq!(
-            b.add_game(&start, &moves("h2e2 h9g7"), GameResult::BlackWins, "c"),
+            b.add_game(&start, &moves("h2e2 h9g7"), GameResult::BlackWins),
             Ok(())
         );
         assert_eq!(
-            b.add_game(&start, &moves("c3c4"), GameResult::RedWins, "d"),
+            b.add_game(&start, &moves("c3c4"), GameResult::RedWins),
             Ok(())
         );
         assert_eq!(
-            b.add_game(&start, &moves("h2e2 h9g7"), GameResult::BlackWins, "c"),
+            b.add_game(&start, &moves("h2e2 h9g7"), GameResult::BlackWins),
             Err(SkipReason::Duplicate)
         );
         assert_eq!(
-            b.add_game(&start, &moves("h2e2 h2e2"), GameResult::Draw, "e"),
+            b.add_game(&start, &moves("h2e2 h2e2"), GameResult::Draw),
             Err(SkipReason::IllegalMove)
         );
         assert_eq!(
-            b.add_game(&start, &moves("h2e2"), GameResult::Unknown, "f"),
+            b.add_game(&start, &moves("h2e2"), GameResult::Unknown),
             Err(SkipReason::UnknownResult)
         );
         let (book, summary) = b.finish();

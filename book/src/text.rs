@@ -41,18 +41,20 @@ pub struct DumpStats {
     pub key_only: usize,
 }
 
-/// The FEN of every position of `book` reachable from the start position
-/// (see the module docs), in the canonical orientation, by canonical key.
-pub fn reachable_fens(book: &Book) -> HashMap<u64, String> {
+/// The FEN of every position of `book` reachable from `roots` (see the
+/// module docs), in the canonical orientation, by canonical key.
+pub fn reachable_fens(book: &Book, roots: &[Position]) -> HashMap<u64, String> {
     let mut fens = HashMap::new();
     let mut queue = VecDeque::new();
-    let start = Position::startpos();
-    let (key, _) = canonical_key(&start);
-    if book.records(key).is_empty() {
-        return fens;
+    for root in roots {
+        let (key, _) = canonical_key(root);
+        if !fens.contains_key(&key) && !book.records(key).is_empty() {
+            fens.insert(key, canonical_fen(root));
+            let mut root = root.clone();
+            root.clear_history();
+            queue.push_back(root);
+        }
     }
-    fens.insert(key, canonical_fen(&start));
-    queue.push_back(start);
     while let Some(mut pos) = queue.pop_front() {
         for mv in pos.legal_moves() {
             pos.make_move(mv);
@@ -86,7 +88,7 @@ fn canonical_fen(pos: &Position) -> String {
 
 /// The text form of `book`, one line per record in the book's order.
 pub fn dump(book: &Book) -> (String, DumpStats) {
-    let fens = reachable_fens(book);
+    let fens = reachable_fens(book, &[Position::startpos()]);
     let mut out = String::new();
     let mut stats = DumpStats::default();
     out.push_str("# Chariot opening book: FEN, move, weight, wins, draws, losses of the mover\n");

@@ -73,9 +73,19 @@ enum BookCommand {
 /// Runs the subcommand.
 pub fn run(args: &BookArgs) -> ExitCode {
     let outcome = match &args.command {
-        BookCommand::Build { out, max_ply, min_games, games } => {
-            build(out, BuildOptions { max_ply: *max_ply, min_games: *min_games }, games)
-        }
+        BookCommand::Build {
+            out,
+            max_ply,
+            min_games,
+            games,
+        } => build(
+            out,
+            BuildOptions {
+                max_ply: *max_ply,
+                min_games: *min_games,
+            },
+            games,
+        ),
         BookCommand::Dump { file } => dump(file),
         BookCommand::Import { text, out } => import(text, out),
         BookCommand::Probe { file, fen } => probe(file, fen),
@@ -83,6 +93,13 @@ pub fn run(args: &BookArgs) -> ExitCode {
     };
     match outcome {
         Ok(code) => code,
+        // A closed pipe (`chariot book dump … | head`) is not an error.
+        Err(e)
+            if e.downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe) =>
+        {
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("chariot book: {e:#}");
             ExitCode::FAILURE
@@ -99,7 +116,11 @@ fn read_text(path: &Path) -> Result<String> {
             .output()
             .with_context(|| format!("cannot run xz for {}", path.display()))?;
         if !out.status.success() {
-            bail!("xz failed on {}: {}", path.display(), String::from_utf8_lossy(&out.stderr).trim());
+            bail!(
+                "xz failed on {}: {}",
+                path.display(),
+                String::from_utf8_lossy(&out.stderr).trim()
+            );
         }
         out.stdout
     } else {
@@ -109,7 +130,8 @@ fn read_text(path: &Path) -> Result<String> {
 }
 
 fn is_tsv(path: &Path) -> bool {
-    path.file_name().is_some_and(|n| n.to_string_lossy().contains(".tsv"))
+    path.file_name()
+        .is_some_and(|n| n.to_string_lossy().contains(".tsv"))
 }
 
 /// A progress line on stderr, only when it is a terminal.
@@ -120,15 +142,25 @@ struct Progress {
 
 impl Progress {
     fn new() -> Progress {
-        Progress { enabled: std::io::stderr().is_terminal(), last: Instant::now() }
+        Progress {
+            enabled: std::io::stderr().is_terminal(),
+            last: Instant::now(),
+        }
     }
 
     fn update(&mut self, label: &str, done: usize, total: usize) {
         if self.enabled && (self.last.elapsed().as_millis() >= 200 || done == total) {
             self.last = Instant::now();
             let width = 30;
-            let filled = if total == 0 { width } else { done * width / total };
-            eprint!("\r{label} [{}{}] {done}/{total}", "#".repeat(filled), "-".repeat(width - filled));
+            let filled = (done * width)
+                .checked_div(total)
+                .unwrap_or(width)
+                .min(width);
+            eprint!(
+                "\r{label} [{}{}] {done}/{total}",
+                "#".repeat(filled),
+                "-".repeat(width - filled)
+            );
             if done == total {
                 eprintln!();
             }
@@ -140,18 +172,24 @@ impl Progress {
 fn skip_reason(e: &ReplayError) -> SkipReason {
     match e {
         ReplayError::BadFen(_) => SkipReason::BadSetup,
-        ReplayError::BadMove { error: NotationError::Illegal, .. } => SkipReason::IllegalMove,
+        ReplayError::BadMove {
+            error: NotationError::Illegal,
+            ..
+        } => SkipReason::IllegalMove,
         ReplayError::BadMove { .. } => SkipReason::UnreadableMove,
     }
 }
 
 fn build(out: &Path, options: BuildOptions, files: &[PathBuf]) -> Result<ExitCode> {
+    let mut stdout = std::io::stdout().lock();
     let start = Instant::now();
     let mut builder = BookBuilder::new(options);
     let mut progress = Progress::new();
     for file in files {
         let text = read_text(file)?;
-        let label = file.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let label = file
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
         if is_tsv(file) {
             let games: Vec<_> = pgn::parse_tsv(&text).collect();
             for (i, game) in games.iter().enumerate() {
@@ -161,7 +199,7 @@ fn build(out: &Path, options: BuildOptions, files: &[PathBuf]) -> Result<ExitCod
                         let startpos = Position::startpos();
                         match replay_iccs(&startpos, &game.moves) {
                             Ok(moves) => {
-                                let _ = builder.add_game(&startpos, &moves, game.result, "");
+                                let _ = builder.add_game(&startpos, &moves, game.result);
                             }
                             Err(reason) => builder.skip(reason),
                         }
@@ -180,16 +218,21 @@ fn build(out: &Path, options: BuildOptions, files: &[PathBuf]) -> Result<ExitCod
     let (book, summary) = builder.finish();
     let bytes = book.to_bytes();
     std::fs::write(out, &bytes).with_context(|| format!("cannot write {}", out.display()))?;
-    println!("{summary}");
-    println!("wrote {} ({} bytes) in {} ms", out.display(), bytes.len(), start.elapsed().as_millis());
+    writeln!(stdout, "{summary}")?;
+    writeln!(
+        stdout,
+        "wrote {} ({} bytes) in {} ms",
+        out.display(),
+        bytes.len(),
+        start.elapsed().as_millis()
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
 fn add_pgn_game(builder: &mut BookBuilder, game: &PgnGame) {
     match game.replay() {
         Ok((start, moves)) => {
-            let players = format!("{}|{}", game.tag("Red").unwrap_or(""), game.tag("Black").unwrap_or(""));
-            let _ = builder.add_game(&start, &moves, game.result(), &players);
+            let _ = builder.add_game(&start, &moves, game.result());
         }
         Err(e) => builder.skip(skip_reason(&e)),
     }
@@ -212,7 +255,10 @@ fn replay_iccs(start: &Position, texts: &[String]) -> Result<Vec<Move>, SkipReas
 fn read_book(path: &Path) -> Result<Book> {
     match AnyBook::open(path)? {
         AnyBook::Chariot(b) => Ok(b),
-        AnyBook::Eleeye(_) => bail!("{} is an ElephantEye BOOK.DAT; dump reads Chariot books", path.display()),
+        AnyBook::Eleeye(_) => bail!(
+            "{} is an ElephantEye BOOK.DAT; dump reads Chariot books",
+            path.display()
+        ),
     }
 }
 
@@ -222,55 +268,86 @@ fn dump(path: &Path) -> Result<ExitCode> {
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(text.as_bytes())?;
     stdout.flush()?;
-    eprintln!("{} records: {} with a FEN, {} by key only", book.len(), stats.with_fen, stats.key_only);
+    eprintln!(
+        "{} records: {} with a FEN, {} by key only",
+        book.len(),
+        stats.with_fen,
+        stats.key_only
+    );
     Ok(ExitCode::SUCCESS)
 }
 
 fn import(path: &Path, out: &Path) -> Result<ExitCode> {
+    let mut stdout = std::io::stdout().lock();
     let text = read_text(path)?;
     let book = text::import(&text).with_context(|| format!("in {}", path.display()))?;
     let bytes = book.to_bytes();
     std::fs::write(out, &bytes).with_context(|| format!("cannot write {}", out.display()))?;
-    println!("wrote {} ({} records, {} positions, {} bytes)", out.display(), book.len(), book.positions(), bytes.len());
+    writeln!(
+        stdout,
+        "wrote {} ({} records, {} positions, {} bytes)",
+        out.display(),
+        book.len(),
+        book.positions(),
+        bytes.len()
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
 fn probe(path: &Path, fen: &[String]) -> Result<ExitCode> {
+    let mut stdout = std::io::stdout().lock();
     let book = AnyBook::open(path)?;
-    let fen = if fen.is_empty() { START_FEN.to_string() } else { fen.join(" ") };
+    let fen = if fen.is_empty() {
+        START_FEN.to_string()
+    } else {
+        fen.join(" ")
+    };
     let pos = Position::from_fen(&fen).with_context(|| format!("invalid FEN '{fen}'"))?;
     let moves = book.probe(&pos);
     if moves.is_empty() {
-        println!("no book moves");
+        writeln!(stdout, "no book moves")?;
     }
     let total: u64 = moves.iter().map(|m| u64::from(m.weight)).sum();
     for m in &moves {
         #[allow(clippy::cast_precision_loss)]
-        let share = if total == 0 { 0.0 } else { 100.0 * f64::from(m.weight) / total as f64 };
+        let share = if total == 0 {
+            0.0
+        } else {
+            100.0 * f64::from(m.weight) / total as f64
+        };
         match m.wdl {
-            Some(w) => println!(
+            Some(w) => writeln!(
+                stdout,
                 "{} weight {} ({share:.1}%) wins {} draws {} losses {}",
                 m.mv, m.weight, w.wins, w.draws, w.losses
-            ),
-            None => println!("{} weight {} ({share:.1}%)", m.mv, m.weight),
+            )?,
+            None => writeln!(stdout, "{} weight {} ({share:.1}%)", m.mv, m.weight)?,
         }
     }
     Ok(ExitCode::SUCCESS)
 }
 
 fn check_notation(pgn_path: &Path, tsv_path: &Path) -> Result<ExitCode> {
+    let mut stdout = std::io::stdout().lock();
     let start = Instant::now();
     let pgn_text = read_text(pgn_path)?;
     let tsv_text = read_text(tsv_path)?;
     let games = pgn::parse_games(&pgn_text);
     let expected: Vec<_> = pgn::parse_tsv(&tsv_text).collect();
     if games.len() != expected.len() {
-        println!("game counts differ: {} in the PGN, {} in the list", games.len(), expected.len());
+        writeln!(
+            stdout,
+            "game counts differ: {} in the PGN, {} in the list",
+            games.len(),
+            expected.len()
+        )?;
     }
     let mut progress = Progress::new();
     let (mut agree, mut differ) = (0usize, 0usize);
     for (i, (game, want)) in games.iter().zip(&expected).enumerate() {
-        let got = game.replay().map(|(_, moves)| moves.iter().map(ToString::to_string).collect::<Vec<_>>());
+        let got = game
+            .replay()
+            .map(|(_, moves)| moves.iter().map(ToString::to_string).collect::<Vec<_>>());
         let ok = match (&got, want) {
             (Ok(moves), Ok(want)) => *moves == want.moves && game.result() == want.result,
             _ => false,
@@ -284,11 +361,20 @@ fn check_notation(pgn_path: &Path, tsv_path: &Path) -> Result<ExitCode> {
                     Err(e) => e.to_string(),
                     Ok(_) => "moves or result differ".to_string(),
                 };
-                println!("game {} (line {}): {why}", i + 1, game.line);
+                writeln!(stdout, "game {} (line {}): {why}", i + 1, game.line)?;
             }
         }
         progress.update("games", i + 1, games.len());
     }
-    println!("{agree} of {} games agree, {differ} differ ({} ms)", games.len(), start.elapsed().as_millis());
-    Ok(if differ == 0 && games.len() == expected.len() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    writeln!(
+        stdout,
+        "{agree} of {} games agree, {differ} differ ({} ms)",
+        games.len(),
+        start.elapsed().as_millis()
+    )?;
+    Ok(if differ == 0 && games.len() == expected.len() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }
