@@ -483,33 +483,47 @@ fn parse_go(tokens: &Tokens<'_>) -> Result<Command, ParseError> {
                     go.depth = Some(Depth::Plies(to_u32(d)));
                 }
             }
-            "nodes" => go.nodes = number_in("nodes", value, 1, u64::MAX, w).or(go.nodes),
+            "nodes" => {
+                go.nodes = number_in("nodes", value, 1, u64::MAX, w).or(go.nodes);
+            }
             "movetime" => {
-                go.movetime = number_in("movetime", value, 0, MAX_TIME_MS, w).or(go.movetime)
+                go.movetime = number_in("movetime", value, 0, MAX_TIME_MS, w).or(go.movetime);
             }
             "mate" => {
                 go.mate = number_in("mate", value, 1, u64::from(MAX_DEPTH), w)
                     .map(to_u32)
-                    .or(go.mate)
+                    .or(go.mate);
             }
-            "time" => go.time = number_in("time", value, 0, MAX_TIME_MS, w).or(go.time),
+            "time" => {
+                go.time = number_in("time", value, 0, MAX_TIME_MS, w).or(go.time);
+            }
             "increment" => {
-                go.increment = number_in("increment", value, 0, MAX_TIME_MS, w).or(go.increment)
+                go.increment = number_in("increment", value, 0, MAX_TIME_MS, w).or(go.increment);
             }
-            "opptime" => go.opptime = number_in("opptime", value, 0, MAX_TIME_MS, w).or(go.opptime),
+            "opptime" => {
+                go.opptime = number_in("opptime", value, 0, MAX_TIME_MS, w).or(go.opptime);
+            }
             "oppincrement" => {
                 go.oppincrement =
-                    number_in("oppincrement", value, 0, MAX_TIME_MS, w).or(go.oppincrement)
+                    number_in("oppincrement", value, 0, MAX_TIME_MS, w).or(go.oppincrement);
             }
             "oppmovestogo" => {
                 go.oppmovestogo = number_in("oppmovestogo", value, 0, u32_max, w)
                     .map(to_u32)
                     .or(go.oppmovestogo);
             }
-            "wtime" => go.wtime = number_in("wtime", value, 0, MAX_TIME_MS, w).or(go.wtime),
-            "btime" => go.btime = number_in("btime", value, 0, MAX_TIME_MS, w).or(go.btime),
-            "winc" => go.winc = number_in("winc", value, 0, MAX_TIME_MS, w).or(go.winc),
-            "binc" => go.binc = number_in("binc", value, 0, MAX_TIME_MS, w).or(go.binc),
+            "wtime" => {
+                go.wtime = number_in("wtime", value, 0, MAX_TIME_MS, w).or(go.wtime);
+            }
+            "btime" => {
+                go.btime = number_in("btime", value, 0, MAX_TIME_MS, w).or(go.btime);
+            }
+            "winc" => {
+                go.winc = number_in("winc", value, 0, MAX_TIME_MS, w).or(go.winc);
+            }
+            "binc" => {
+                go.binc = number_in("binc", value, 0, MAX_TIME_MS, w).or(go.binc);
+            }
             "movestogo" => {
                 if let Some(m) = number_in("movestogo", value, 0, u32_max, w) {
                     go.movestogo = (m > 0).then(|| to_u32(m));
