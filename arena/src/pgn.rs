@@ -1,7 +1,8 @@
 //! PGN output in the xiangqi dialect of `docs/rules.md` §8: the tag pairs
 //! (`Game "Chinese Chess"` first), `FEN` and `SetUp` for the start
 //! position, `Format "ICCS"` with moves written `H2-E2`, the result, and
-//! how the game ended in a `Termination` tag and a closing comment.
+//! how the game ended in a `Termination` tag (with a sentence in
+//! `TerminationDetails`).
 
 use std::fmt::Write as _;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -75,6 +76,10 @@ pub fn write_game(game: &GameRecord, ctx: &PgnContext<'_>) -> String {
     tag(&mut out, "TimeControl", ctx.time_control);
     tag(&mut out, "PlyCount", &game.moves.len().to_string());
     tag(&mut out, "Termination", &game.termination.to_string());
+    // The sentence goes in a tag rather than a movetext comment: simple
+    // readers (the Python `cchess` package, for one) take every movetext
+    // token for a move.
+    tag(&mut out, "TerminationDetails", &game.detail);
     out.push('\n');
 
     let mut line = String::new();
@@ -104,10 +109,6 @@ pub fn write_game(game: &GameRecord, ctx: &PgnContext<'_>) -> String {
             number += 1;
         }
         side = !side;
-    }
-    let comment = format!("{{{}}}", game.detail.replace(['{', '}'], ""));
-    for word in comment.split(' ') {
-        push(&mut out, word);
     }
     push(&mut out, game.result.pgn());
     out.push_str(&line);
@@ -163,8 +164,8 @@ mod tests {
         let expected = format!(
             "[Game \"Chinese Chess\"]\n[Event \"test\"]\n[Site \"arena\"]\n[Date \"2025.01.02\"]\n[Round \"3\"]\n\
              [Red \"new\"]\n[Black \"base \\\"x\\\"\"]\n[Result \"1-0\"]\n[FEN \"{}\"]\n[SetUp \"1\"]\n\
-             [Format \"ICCS\"]\n[TimeControl \"10+0.1\"]\n[PlyCount \"3\"]\n[Termination \"checkmate\"]\n\n\
-             1. H2-E2 H9-G7 2. H0-G2 {{Red wins by checkmate}} 1-0\n\n",
+             [Format \"ICCS\"]\n[TimeControl \"10+0.1\"]\n[PlyCount \"3\"]\n[Termination \"checkmate\"]\n\
+             [TerminationDetails \"Red wins by checkmate\"]\n\n1. H2-E2 H9-G7 2. H0-G2 1-0\n\n",
             board::START_FEN
         );
         assert_eq!(text, expected);
@@ -186,7 +187,7 @@ mod tests {
         };
         let text = write_game(&game, &ctx);
         assert!(
-            text.ends_with("\n7... H9-G7 8. H2-E2 {draw agreed} 1/2-1/2\n\n"),
+            text.ends_with("\n7... H9-G7 8. H2-E2 1/2-1/2\n\n"),
             "{text}"
         );
         assert!(text.contains("[Termination \"adjudication: draw\"]\n"));

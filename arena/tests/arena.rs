@@ -80,13 +80,9 @@ fn parse_pgn(text: &str) -> Vec<PgnGame> {
                 movetext.push(' ');
             }
         }
-        // Drop the comment, keep move tokens and the result.
-        let without_comment: String = {
-            let (before, after) = movetext.split_once('{').unwrap();
-            let (_, rest) = after.split_once('}').unwrap();
-            format!("{before} {rest}")
-        };
-        let tokens: Vec<&str> = without_comment
+        // Movetext: move numbers, moves, the result; no comments.
+        assert!(!movetext.contains('{'), "{movetext}");
+        let tokens: Vec<&str> = movetext
             .split_whitespace()
             .filter(|t| !t.ends_with('.'))
             .collect();
@@ -107,6 +103,7 @@ fn check_game(game: &PgnGame) {
     assert_eq!(game.tags["Format"], "ICCS");
     assert_eq!(game.tags["SetUp"], "1");
     assert_eq!(game.tags["Result"], game.result_token);
+    assert!(!game.tags["TerminationDetails"].is_empty());
     assert!(["1-0", "0-1", "1/2-1/2"].contains(&game.result_token.as_str()));
     let mut pos = Position::from_fen(&game.tags["FEN"]).unwrap();
     for m in &game.moves {
