@@ -2,7 +2,7 @@
 //!
 //! * [`Book`]: Chariot's own format — records sorted by the canonical
 //!   (mirror-merged) Zobrist key, with weights and win/draw/loss counts; the
-//!   byte layout is documented in the `format` module docs, the text form
+//!   byte layout is documented in [`mod@format`], the text form
 //!   (for review, diffs and import) in [`text`].
 //! * [`EleeyeBook`]: ElephantEye's `BOOK.DAT`, read-only.
 //! * [`BookSet`]: the books an engine consults, opened from a `;`-separated
@@ -23,7 +23,7 @@
 pub mod builder;
 mod eleeye;
 mod error;
-mod format;
+pub mod format;
 pub mod notation;
 pub mod pgn;
 pub mod text;

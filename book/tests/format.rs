@@ -350,3 +350,85 @@ fn zero_weight_and_repeating_moves_are_never_chosen() {
 fn set_with(weights: &[(&str, u16)]) -> BookSet {
     BookSet::from_books(vec![AnyBook::Chariot(start_book(weights))])
 }
+
+/// A small deterministic generator for the garbage tests.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        self.0 >> 33
+    }
+}
+
+#[test]
+fn garbage_never_panics_and_never_yields_an_illegal_move() {
+    let mut rng = Lcg(42);
+    let good = sample_book().to_bytes();
+    let start = Position::startpos();
+    let mut opened = 0;
+    for round in 0..3000 {
+        // Random bytes, a damaged copy of a good book, or a good header with
+        // random records.
+        let data: Vec<u8> = match round % 3 {
+            0 => (0..rng.next() % 200).map(|_| rng.next() as u8).collect(),
+            1 => {
+                let mut d = good.clone();
+                for _ in 0..1 + rng.next() % 4 {
+                    let i = (rng.next() as usize) % d.len();
+                    d[i] = rng.next() as u8;
+                }
+                d
+            }
+            _ => {
+                let mut d = good[..24].to_vec();
+                let n = 1 + rng.next() % 4;
+                d[12..16].copy_from_slice(&(n as u32).to_le_bytes());
+                let key = canonical_key(&start).0;
+                for i in 0..n {
+                    d.extend_from_slice(&key.to_le_bytes());
+                    d.extend_from_slice(
+                        &((i as u16) << 7 | rng.next() as u16 & 0x7f).to_le_bytes(),
+                    );
+                    d.extend_from_slice(&[rng.next() as u8; 14]);
+                }
+                d
+            }
+        };
+        if let Ok(book) = AnyBook::from_bytes(&data) {
+            opened += 1;
+            for m in book.probe(&start) {
+                assert!(start.is_legal(m.mv));
+            }
+        }
+    }
+    assert!(opened > 0);
+    // Move texts built from the symbols the readers know.
+    let symbols: Vec<char> =
+        "車马炮兵卒相象仕士帥將前後中一二三四五六七八九１２３４５進退平+-=.CRHEAKPfra19"
+            .chars()
+            .collect();
+    for _ in 0..20_000 {
+        let len = 3 + rng.next() % 4;
+        let text: String = (0..len)
+            .map(|_| symbols[(rng.next() as usize) % symbols.len()])
+            .collect();
+        if let Ok(m) = book::notation::parse_any(&start, &text) {
+            assert!(start.is_legal(m), "{text} -> {m}");
+        }
+    }
+    // PGN text cut at random places.
+    for _ in 0..200 {
+        let cut = (rng.next() as usize) % SAMPLE_PGN.len();
+        let cut = (0..=cut)
+            .rev()
+            .find(|&i| SAMPLE_PGN.is_char_boundary(i))
+            .unwrap();
+        for game in pgn::parse_games(&SAMPLE_PGN[cut..]) {
+            let _ = game.replay();
+        }
+    }
+}
