@@ -200,7 +200,7 @@ fn fault_case(label: &str, mode: &str, termination: &str, limit: &[&str]) {
         "--margin",
         "50",
         "--grace",
-        "600",
+        "1500",
         "--games",
         "2",
         "--concurrency",
