@@ -682,12 +682,6 @@ impl Session {
         if !allowed.contains(&choice.mv) {
             return false;
         }
-        if self.dialect == Dialect::Ucci {
-            for (m, weight) in &choice.candidates {
-                self.out
-                    .line(&format!("info depth 0 score {weight} pv {m}"));
-            }
-        }
         let list: Vec<String> = choice
             .candidates
             .iter()

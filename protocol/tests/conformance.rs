@@ -165,7 +165,9 @@ fn case_10_depth_0() {
 #[test]
 fn case_11_usemillisec_false() {
     let mut e = Engine::ucci();
-    e.send("setoption usemillisec false");
+    // The book would answer a clock-limited go at once; this case is about
+    // reading the clock.
+    e.send_all(&["setoption usebook false", "setoption usemillisec false"]);
     e.sync();
     let t0 = Instant::now();
     e.send("go time 3 increment 0");
@@ -181,6 +183,8 @@ fn case_11_usemillisec_false() {
 #[test]
 fn case_12_sudden_death() {
     let mut e = Engine::ucci();
+    e.send("setoption usebook false");
+    e.sync();
     let t0 = Instant::now();
     e.send("go time 5000");
     bestmove_of(&mut e, None, &[]);
@@ -234,6 +238,7 @@ fn case_15_idle_stop() {
 fn case_16_ponderhit() {
     let mut e = Engine::ucci();
     e.send_all(&[
+        "setoption usebook false",
         &format!("position fen {S0} w - - 0 1 moves b0c2 b9c7"),
         "go ponder time 10000 increment 0",
     ]);
@@ -395,6 +400,7 @@ fn case_27_uci_handshake() {
 
 fn uci_clock_time(go: &str) -> Duration {
     let mut e = Engine::uci();
+    e.send("setoption name OwnBook value false");
     e.send(&format!("position fen {S0} w - - 0 1 moves h2e2"));
     e.sync();
     let t0 = Instant::now();
@@ -1009,7 +1015,7 @@ fn extra_multipv() {
 #[test]
 fn extra_nodes_and_movetime_limits() {
     let mut e = Engine::uci();
-    e.send("go nodes 2000");
+    e.send_all(&["setoption name OwnBook value false", "go nodes 2000"]);
     bestmove_of(&mut e, None, &[]);
     let t0 = Instant::now();
     e.send("go movetime 300");
@@ -1053,4 +1059,48 @@ fn extra_bench_subcommand() {
         assert!(!out.status.success(), "{bad:?}");
         assert!(!out.stderr.is_empty());
     }
+}
+
+#[test]
+fn extra_book_only_for_clock_limited_searches() {
+    let mut e = Engine::ucci();
+    e.send("go time 60000 increment 0");
+    let (before, line, _) = e.final_line(SEARCH);
+    let m = legal_best(&line, &board::Position::startpos());
+    let announced = format!("info string book move {m}");
+    assert!(
+        before.iter().any(|l| l.starts_with(&announced)),
+        "{before:?}"
+    );
+    for go in ["go depth 2", "go nodes 3000", "go ponder time 60000"] {
+        e.send(go);
+        if go.contains("ponder") {
+            std::thread::sleep(Duration::from_millis(300));
+            e.send("stop");
+        }
+        let (before, line, _) = e.final_line(SEARCH);
+        legal_best(&line, &board::Position::startpos());
+        assert!(
+            !before.iter().any(|l| l.contains("book move")),
+            "{go}: {before:?}"
+        );
+    }
+    e.send_all(&["setoption usebook false", "go movetime 200"]);
+    let (before, _, _) = e.final_line(SEARCH);
+    assert!(
+        !before.iter().any(|l| l.contains("book move")),
+        "{before:?}"
+    );
+    e.send_all(&[
+        "setoption usebook true",
+        "setoption bookfiles /no/such/book.obk",
+    ]);
+    let before = e.sync();
+    assert_eq!(before.len(), 1, "{before:?}");
+    e.send("go movetime 200");
+    let (before, _, _) = e.final_line(SEARCH);
+    assert!(
+        !before.iter().any(|l| l.contains("book move")),
+        "{before:?}"
+    );
 }
