@@ -1,0 +1,169 @@
+//! The position regression suite of `tests/data/positions.epd`: mates in
+//! one to three and moves to avoid, answered by the engine at a fixed
+//! depth; another test re-derives every answer by brute force.
+
+use board::{Move, Position};
+use engine::{Engine, Limits, Score};
+
+/// What the engine must do in a suite position.
+enum Expect {
+    /// Play one of these; the score is a mate in `n` moves.
+    Mate { n: u32, moves: Vec<Move> },
+    /// Play none of these.
+    Avoid(Vec<Move>),
+}
+
+struct Case {
+    fen: String,
+    id: String,
+    expect: Expect,
+}
+
+fn suite() -> Vec<Case> {
+    let text = include_str!("../data/positions.epd");
+    let mut cases = Vec::new();
+    for line in text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+    {
+        let fields: Vec<&str> = line.split(" ; ").collect();
+        assert_eq!(fields.len(), 3, "bad suite line: {line}");
+        let id = fields[2]
+            .trim_start_matches("id ")
+            .trim_matches('"')
+            .to_string();
+        let mut words = fields[1].split_whitespace();
+        let op = words.next().expect("bm or am");
+        let moves: Vec<Move> = words.map(|w| w.parse().expect("ICCS move")).collect();
+        let expect = match op {
+            "bm" => {
+                let n = id
+                    .rsplit(' ')
+                    .next()
+                    .and_then(|d| d.parse().ok())
+                    .expect("mate in n");
+                Expect::Mate { n, moves }
+            }
+            "am" => Expect::Avoid(moves),
+            _ => panic!("unknown operation {op}"),
+        };
+        cases.push(Case {
+            fen: fields[0].to_string(),
+            id,
+            expect,
+        });
+    }
+    cases
+}
+
+#[test]
+fn suite_has_thirty_positions_or_more() {
+    let cases = suite();
+    assert!(cases.len() >= 30);
+    for c in &cases {
+        let pos = Position::from_fen(&c.fen).expect("suite FEN");
+        let moves = match &c.expect {
+            Expect::Mate { moves, .. } | Expect::Avoid(moves) => moves,
+        };
+        assert!(moves.iter().all(|&m| pos.is_legal(m)), "{}", c.id);
+    }
+}
+
+#[test]
+fn engine_solves_the_suite() {
+    let mut engine = Engine::new();
+    let mut failures = Vec::new();
+    for c in suite() {
+        let pos = Position::from_fen(&c.fen).expect("suite FEN");
+        let depth = match &c.expect {
+            Expect::Mate { n, .. } => 2 * n + 2,
+            Expect::Avoid(_) => 5,
+        };
+        engine.new_game();
+        engine.start(
+            pos,
+            Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            },
+            Box::new(|_| {}),
+        );
+        let r = engine.wait();
+        let best = r.best.expect("a move");
+        let ok = match &c.expect {
+            Expect::Mate { n, moves } => {
+                moves.contains(&best) && r.score == Score::Mate(2 * *n as i32 - 1)
+            }
+            Expect::Avoid(moves) => !moves.contains(&best),
+        };
+        if !ok {
+            failures.push(format!(
+                "{} ({}): played {best}, score {:?}",
+                c.id, c.fen, r.score
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "failed:\n{}", failures.join("\n"));
+}
+
+/// Whether the side to move, having played `m`, leaves the opponent
+/// without a legal move within `plies` (odd) plies.
+fn wins_after(p: &mut Position, m: Move, plies: u32) -> bool {
+    p.make_move(m);
+    let replies = p.legal_moves();
+    let wins = replies.is_empty()
+        || (plies >= 3
+            && replies.iter().all(|&r| {
+                p.make_move(r);
+                let w = forces(p, plies - 2);
+                p.unmake_move();
+                w
+            }));
+    p.unmake_move();
+    wins
+}
+
+fn forces(p: &mut Position, plies: u32) -> bool {
+    p.legal_moves().into_iter().any(|m| wins_after(p, m, plies))
+}
+
+/// The slow twin of the suite's answers: every set is recomputed by
+/// brute force (under a second even in the test profile).
+#[test]
+fn suite_answers_are_exact() {
+    for c in suite() {
+        let mut p = Position::from_fen(&c.fen).expect("suite FEN");
+        match &c.expect {
+            Expect::Mate { n, moves } => {
+                let plies = 2 * n - 1;
+                let mut winning: Vec<Move> = p
+                    .legal_moves()
+                    .into_iter()
+                    .filter(|&m| wins_after(&mut p, m, plies))
+                    .collect();
+                let mut listed = moves.clone();
+                winning.sort_by_key(|m| m.to_u16());
+                listed.sort_by_key(|m| m.to_u16());
+                assert_eq!(winning, listed, "{}", c.id);
+                if *n > 1 {
+                    assert!(!forces(&mut p, plies - 2), "{}: shorter mate", c.id);
+                }
+            }
+            Expect::Avoid(moves) => {
+                let mut losing = Vec::new();
+                for m in p.legal_moves() {
+                    p.make_move(m);
+                    if forces(&mut p, 1) {
+                        losing.push(m);
+                    }
+                    p.unmake_move();
+                }
+                let mut listed = moves.clone();
+                losing.sort_by_key(|m| m.to_u16());
+                listed.sort_by_key(|m| m.to_u16());
+                assert_eq!(losing, listed, "{}", c.id);
+            }
+        }
+    }
+}
