@@ -1,6 +1,6 @@
 //! Black-box tests of the engine's search API: exact mate scores checked
 //! against a brute-force mate finder, stalemate, forced replies, root move
-//! restriction, MultiPV, stop, ponder and bench determinism.
+//! restriction, `MultiPV`, stop, ponder and bench determinism.
 
 use std::time::Duration;
 
