@@ -269,11 +269,13 @@ fn file_index(side: Color, n: u8) -> i32 {
 }
 
 /// How far toward the opponent a square is for `side` (larger = further
-/// forward), and how far to `side`'s left its file is.
+/// forward).
 fn frontness(side: Color, sq: Square) -> i32 {
     i32::from(sq.rank().relative_to(side))
 }
 
+/// How far to `side`'s right a square's file is (larger = further right),
+/// so that sorting by its negation counts files from `side`'s right.
 fn rightness(side: Color, sq: Square) -> i32 {
     match side {
         Color::Red => sq.file().index() as i32,
