@@ -17,8 +17,8 @@ use crate::{Limits, Shared};
 /// The default bench depth.
 pub const DEFAULT_DEPTH: u32 = 7;
 
-/// The bench positions: openings, middlegames (the three from the perft
-/// file among them), endgames and check-heavy positions.
+/// The bench positions: openings, middlegames (the three of the perft file
+/// among them), master-game positions, check-heavy positions and endgames.
 pub const POSITIONS: &[&str] = &[
     // Start and opening positions.
     "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
@@ -42,6 +42,26 @@ pub const POSITIONS: &[&str] = &[
     "1C2ka3/9/C1Nab1n2/p3p3p/6p2/9/P3P3P/3AB4/3p2c2/c1BAK4 w - - 0 1",
     "CnN1k1b2/c3a4/4ba3/9/2nr5/9/9/4C4/4A4/4KA3 w - - 0 1",
     "4kcP1N/8n/3rb4/9/9/9/9/3p1A3/4K4/5CB2 w - - 0 1",
+    // Master games at plies 24, 50 and 80 (Chinese Chess Practical
+    // Dataset by Yu-Han Tseng and Bo-Nian Chen, CC BY 4.0).
+    "2bakab2/3r5/2n3n2/p1N1p3p/2P3p2/2C6/Pr2P1c1P/R2cC4/4N4/2BAKABR1 w - - 9 13",
+    "2baka3/9/4b4/p3p3p/1r4p2/3n2c2/P3PN1RP/1R4C2/3rA4/2BAK1B2 w - - 0 26",
+    "2bk1a3/4a4/4b4/4p2Np/p3c4/8P/P1n1P4/2RC5/3rA4/2BAK4 w - - 19 41",
+    "2bakab2/rr7/2n1c4/p1p1p2np/9/2P2R3/P1c1P3P/C1N3N2/4C4/1RBAKAB2 w - - 5 13",
+    "2baka3/9/2n1b4/p3p3p/5rn2/5N2P/P1c1P4/1rNR5/3CA4/R1B1KAB2 w - - 5 26",
+    "2bak4/9/c2ab4/p3N3p/9/Pr6P/4P4/3R5/2r1A1n2/R2K1AB2 w - - 6 41",
+    "1r1akabr1/2c6/2n1b1n2/pC2p3p/2c3p2/3N3R1/P3P1P1P/1R2C1N2/9/2BAKAB2 w - - 0 13",
+    "4kab2/n3a4/1C2b1C2/p2r4p/2c1P1p2/9/PR4P1P/4B1N2/2c1A4/4KA3 w - - 16 26",
+    "1C2kab2/1n7/3ab1N2/p2P3Cp/5cp1c/P8/6P2/4BA3/4A4/4K4 w - - 4 41",
+    "r2akab2/1c7/2nrb1n2/p1R1p1p1p/9/5NP2/P1P1P3P/2N1C4/9/R1BAKAB2 w - - 1 13",
+    "2r1kab2/4a4/4b4/p4n2p/3r1n3/2P3P2/PR5RP/2N1C4/4A4/2BAK1B2 w - - 6 26",
+    "2rk1ab2/4a1N2/3nb4/p5n1p/5R3/P2r2P2/1R6P/3C5/4A4/2BAK1B2 w - - 8 41",
+    "3rkabr1/4a4/2n1b2c1/p3p3p/1cp3p2/PR7/2P1P1nRP/N1C3N2/2C6/2BAKAB2 w - - 2 13",
+    "c2k1abr1/4a4/4b1nc1/4pR2p/p5p2/P3P4/8P/N1C1B1N2/4A4/3AK1B2 w - - 0 26",
+    "1R1akab2/7r1/4b1n2/1N6p/3Np1p2/1p7/8P/3C5/4A4/ccBAK1B2 w - - 20 41",
+    "3rkabr1/4a4/2n1b1n2/p1p5p/4p4/2P3B2/P3P1c1P/C1NC2N2/4AR3/1RBAK2c1 w - - 5 13",
+    "4kab2/4a4/2n1b4/p7p/9/5RB2/P1rnP2r1/1RN1C3B/4A4/C2A1K2c w - - 4 26",
+    "2bakab2/9/2n1c1n2/pC2p3p/2R3p2/9/P3P1P1P/4B1N2/7r1/2BAKA3 w - - 0 13",
     // Endgames.
     "3k5/9/9/9/9/9/3N1n3/4B4/9/4K4 w - - 0 1",
     "3k5/9/4r4/9/4p4/9/9/4C4/9/5K3 w - - 0 1",
