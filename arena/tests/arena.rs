@@ -612,3 +612,30 @@ fn chariot_self_play() {
     assert!(out.contains("Finished 4 games"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn opening_suite_is_valid() {
+    // Every line of the shipped suite: a valid position, reached by its
+    // `c0` line of 6 to 10 legal plies from the start; no position twice.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/openings.epd");
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut keys = std::collections::HashSet::new();
+    let mut count = 0;
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let (fen, ops) = line.split_once(" c0 \"").unwrap();
+        let pos = Position::from_fen(&format!("{fen} 0 1")).unwrap();
+        let moves: Vec<&str> = ops.split('"').next().unwrap().split_whitespace().collect();
+        assert!((6..=10).contains(&moves.len()), "{line}");
+        let mut replay = Position::startpos();
+        for m in &moves {
+            let mv = replay.parse_move(m).unwrap();
+            replay.play(mv).unwrap();
+        }
+        assert_eq!(replay.key(), pos.key(), "{line}");
+        assert!(pos.has_legal_move() && !pos.in_check(), "{line}");
+        assert!(keys.insert(pos.key()), "duplicate: {line}");
+        count += 1;
+    }
+    assert_eq!(count, 240);
+    assert!(text.contains("CC BY 4.0"));
+}
