@@ -81,15 +81,19 @@
 //! * Perpetual mate threats (长杀) and other Chinese-rule refinements: a
 //!   cycle of threats that are neither checks nor chases is a draw, as under
 //!   the Asian rules.
-//! * Value judgements in protection: a piece defended only by a piece that
-//!   would be lost on recapturing (an exchange that still wins material) is
-//!   treated as protected; "false protection" is recognised only when the
-//!   recapture is illegal. Likewise a protected chariot attacked by a
-//!   chariot is never chased, and no static exchange evaluation is done.
-//! * Chases of pieces that moved into the attack themselves (offering a
-//!   piece): a piece that steps into an existing attack is "chased after and
-//!   not before" by the other side's *next* move only if that move creates
-//!   the attack; an attack already standing is never new.
+//! * Value judgements in protection: a piece counts as protected whenever
+//!   some legal recapture exists. There is no static exchange evaluation,
+//!   so outside the weaker-attacker pairs an attack that would still win
+//!   material after the recapture is no chase; false protection is
+//!   recognised only when the recapture is illegal.
+//! * Only a move that creates an attack chases (`after \ before`): a piece
+//!   that steps into an attack already standing is not chased by it. A move
+//!   that uncovers another piece's attack, or that removes a target's
+//!   protection (say by blocking the leg of the horse defending it), does
+//!   create a chase, as the definition implies.
+//! * A twofold win or loss whose earlier occurrence is the setup position
+//!   is never trusted (its predecessor is unknown); the third occurrence
+//!   decides.
 //! * Mixed cycles (check then chase by one side) are draws under step 3,
 //!   as in Pikafish and the Asian rules, not losses as in the Chinese rules.
 //! * The roughly hundred diagrammed special cases of the rule books
