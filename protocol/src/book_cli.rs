@@ -378,3 +378,49 @@ fn check_notation(pgn_path: &Path, tsv_path: &Path) -> Result<ExitCode> {
         ExitCode::FAILURE
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SAMPLE: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../book/tests/data/ccpd-sample.pgn"
+    );
+    const SAMPLE_TSV: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../book/tests/data/ccpd-sample.iccs.tsv"
+    );
+
+    #[test]
+    fn build_from_pgn_and_from_iccs_list_agree_and_import_round_trips() {
+        let dir = std::env::temp_dir().join(format!("chariot-book-cli-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let options = BuildOptions {
+            max_ply: 12,
+            min_games: 2,
+        };
+        let (from_pgn, from_tsv) = (dir.join("pgn.book"), dir.join("tsv.book"));
+        assert_eq!(
+            build(&from_pgn, options, &[PathBuf::from(SAMPLE)]).unwrap(),
+            ExitCode::SUCCESS
+        );
+        assert_eq!(
+            build(&from_tsv, options, &[PathBuf::from(SAMPLE_TSV)]).unwrap(),
+            ExitCode::SUCCESS
+        );
+        let bytes = std::fs::read(&from_pgn).unwrap();
+        assert_eq!(std::fs::read(&from_tsv).unwrap(), bytes);
+        let book = read_book(&from_pgn).unwrap();
+        assert!(!book.is_empty());
+        let text_path = dir.join("book.txt");
+        std::fs::write(&text_path, text::dump(&book).0).unwrap();
+        let imported = dir.join("imported.book");
+        assert_eq!(import(&text_path, &imported).unwrap(), ExitCode::SUCCESS);
+        assert_eq!(std::fs::read(&imported).unwrap(), bytes);
+        assert_eq!(probe(&from_pgn, &[]).unwrap(), ExitCode::SUCCESS);
+        assert!(probe(&from_pgn, &["not a fen".to_string()]).is_err());
+        assert!(build(&dir.join("x.book"), options, &[dir.join("missing.pgn")]).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
