@@ -639,3 +639,112 @@ fn opening_suite_is_valid() {
     assert_eq!(count, 240);
     assert!(text.contains("CC BY 4.0"));
 }
+
+#[test]
+fn what_the_engines_are_sent() {
+    // A round robin of three mocks that log their input: UCCI with
+    // `usemillisec`, UCI, and UCCI without `usemillisec` (seconds). Games
+    // are cut after 2 plies, so every engine moves once per game.
+    let dir = scratch("dialogue");
+    let log = |name: &str| dir.join(format!("{name}.log"));
+    let engines = [
+        ("a", "proto=ucci", "option.hashsize=8", None),
+        ("b", "proto=uci", "option.Hash=8", None),
+        ("c", "proto=ucci", "option.threads=1", Some("arg=--seconds")),
+    ];
+    let mut args = Vec::new();
+    for (name, proto, option, extra) in engines {
+        args.extend(strings(&[
+            "--engine",
+            &format!("name={name}"),
+            &format!("cmd={MOCK}"),
+            proto,
+            option,
+        ]));
+        args.extend(strings(&[
+            "arg=--log",
+            &format!("arg={}", log(name).display()),
+        ]));
+        args.extend(extra.map(ToString::to_string));
+    }
+    args.extend(strings(&[
+        "--tc",
+        "3+1",
+        "--games",
+        "2",
+        "--max-plies",
+        "2",
+    ]));
+    let out = run_arena(&args, Duration::from_secs(20));
+    assert!(out.contains("Terminations: ply limit 6"), "{out}");
+    let read = |name: &str| -> Vec<String> {
+        std::fs::read_to_string(log(name))
+            .unwrap()
+            .lines()
+            .map(ToString::to_string)
+            .collect()
+    };
+    let start = format!("position fen {}", board::START_FEN);
+
+    let a = read("a");
+    assert_eq!(
+        a[..4],
+        [
+            "ucci",
+            "setoption usemillisec true",
+            "setoption hashsize 8",
+            "isready"
+        ]
+    );
+    assert_eq!(a.iter().filter(|l| *l == "setoption newgame").count(), 4);
+    assert_eq!(
+        a.iter().filter(|l| *l == &start).count(),
+        2,
+        "a is Red in two games"
+    );
+    assert!(a.contains(&"go time 3000 increment 1000 opptime 3000 oppincrement 1000".to_string()));
+    for go in a.iter().filter(|l| l.starts_with("go")) {
+        let w: Vec<&str> = go.split_whitespace().collect();
+        assert_eq!(
+            (w[1], w[3], w[5], w[7]),
+            ("time", "increment", "opptime", "oppincrement"),
+            "{go}"
+        );
+        assert_eq!((w[4], w[8]), ("1000", "1000"));
+    }
+    assert_eq!(a.last().map(String::as_str), Some("quit"));
+
+    let b = read("b");
+    assert_eq!(b[..3], ["uci", "setoption name Hash value 8", "isready"]);
+    assert_eq!(b.iter().filter(|l| *l == "ucinewgame").count(), 4);
+    assert!(b.contains(&"go wtime 3000 btime 3000 winc 1000 binc 1000".to_string()));
+    for go in b.iter().filter(|l| l.starts_with("go")) {
+        let w: Vec<&str> = go.split_whitespace().collect();
+        assert_eq!(
+            (w[1], w[3], w[5], w[6], w[7], w[8]),
+            ("wtime", "btime", "winc", "1000", "binc", "1000"),
+            "{go}"
+        );
+        // Black moves second: Red's clock has been charged and credited.
+        if w[2] != "3000" {
+            assert!(
+                w[2].parse::<u64>().unwrap() > 3000 && w[4] == "3000",
+                "{go}"
+            );
+        }
+    }
+    // Black's reply comes with the moves so far.
+    assert!(
+        b.iter().any(
+            |l| l.starts_with(&format!("{start} moves ")) && l.split_whitespace().count() == 10
+        )
+    );
+
+    let c = read("c");
+    assert_eq!(c[..3], ["ucci", "setoption threads 1", "isready"]);
+    assert!(
+        c.contains(&"go time 3 increment 1 opptime 3 oppincrement 1".to_string()),
+        "{c:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

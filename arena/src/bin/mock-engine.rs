@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! mock-engine [--mode normal|illegal|garbage|crash|hang|slow|nomove] [--after N]
-//!             [--score CP] [--pid-dir DIR] [--ignore-quit]
+//!             [--score CP] [--pid-dir DIR] [--ignore-quit] [--seconds] [--log FILE]
 //! ```
 //!
 //! * `--after N`: behave for the first N moves of each game, then apply the
@@ -17,6 +17,9 @@
 //! * `--pid-dir DIR`: write an empty file named after the process id there,
 //!   so a test can check that every process started has ended.
 //! * `--ignore-quit`: do not exit on `quit` (only EOF or a kill end it).
+//! * `--seconds`: do not advertise UCCI `usemillisec` (clock values then
+//!   come in seconds).
+//! * `--log FILE`: append every line received to FILE.
 
 use std::io::{BufRead, Write};
 use std::thread;
@@ -40,6 +43,8 @@ struct Config {
     after: usize,
     score: i32,
     ignore_quit: bool,
+    seconds: bool,
+    log: Option<std::fs::File>,
 }
 
 fn parse_args() -> Config {
@@ -48,6 +53,8 @@ fn parse_args() -> Config {
         after: 2,
         score: 0,
         ignore_quit: false,
+        seconds: false,
+        log: None,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -82,6 +89,15 @@ fn parse_args() -> Config {
                 i += 1;
             }
             "--ignore-quit" => cfg.ignore_quit = true,
+            "--seconds" => cfg.seconds = true,
+            "--log" => {
+                cfg.log = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(&value)
+                    .ok();
+                i += 1;
+            }
             _ => {}
         }
         i += 1;
@@ -162,7 +178,7 @@ fn clock_ms(go: &str, pos: &Position) -> u64 {
 }
 
 fn main() {
-    let cfg = parse_args();
+    let mut cfg = parse_args();
     let stdin = std::io::stdin();
     let mut out = std::io::stdout();
     let mut ucci = true;
@@ -174,12 +190,17 @@ fn main() {
     };
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
+        if let Some(log) = &mut cfg.log {
+            let _ = writeln!(log, "{line}");
+        }
         let cmd = line.split_whitespace().next().unwrap_or("");
         match cmd {
             "ucci" => {
                 ucci = true;
                 say(&mut out, "id name Mock");
-                say(&mut out, "option usemillisec type check default false");
+                if !cfg.seconds {
+                    say(&mut out, "option usemillisec type check default false");
+                }
                 say(&mut out, "ucciok");
             }
             "uci" => {
