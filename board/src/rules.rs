@@ -490,6 +490,72 @@ mod tests {
         );
     }
 
+    /// The slow twin of the look-back: whole-game repetition agrees with a
+    /// plain count of earlier equal keys since the last capture, over
+    /// random games in sparse positions (where repetitions are common).
+    #[test]
+    fn threefold_matches_a_plain_count() {
+        let fens = [
+            "3k5/9/9/9/9/9/9/9/R8/4K4 w",
+            "3ak4/4a4/9/9/2n6/9/9/2C6/9/3K5 w",
+            "4k4/9/9/r8/9/9/2N6/9/4A4/3AK4 b",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let is_repetition = |o: Outcome| {
+            matches!(
+                o,
+                Outcome::Decided {
+                    reason: Reason::PerpetualCheck
+                        | Reason::PerpetualChase
+                        | Reason::MutualPerpetual
+                        | Reason::RepetitionDraw,
+                    ..
+                }
+            )
+        };
+        let mut repetitions = 0;
+        for game in 0..150 {
+            let mut pos = Position::from_fen(fens[game % fens.len()]).unwrap();
+            let mut keys = vec![pos.key()];
+            for _ in 0..120 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[(next() % moves.len().min(3) as u64) as usize];
+                if pos.is_capture(m) {
+                    keys.clear();
+                }
+                pos.play(m).unwrap();
+                let earlier = keys
+                    .iter()
+                    .rev()
+                    .skip(3)
+                    .step_by(2)
+                    .filter(|&&k| k == pos.key())
+                    .count();
+                keys.push(pos.key());
+                let outcome = pos.outcome();
+                let expected = earlier >= 2 && pos.has_legal_move();
+                assert_eq!(is_repetition(outcome), expected, "{pos:?} {outcome:?}");
+                if outcome != Outcome::Ongoing {
+                    repetitions += usize::from(expected);
+                    break;
+                }
+            }
+        }
+        assert!(
+            repetitions > 20,
+            "only {repetitions} games ended by repetition"
+        );
+    }
+
     #[test]
     fn verdicts_as_outcomes() {
         assert_eq!(
