@@ -187,6 +187,23 @@ mod tests {
     }
 
     #[test]
+    fn discovered_attacks() {
+        // Black's general on e9 has left e8: the cannon a8 now sees the
+        // chariot h8 over the horse c8 (the perpetual-check-against-chase
+        // case of the case file).
+        assert_eq!(
+            chased_squares("c1b1k4/c1n4R1/4b4/9/9/9/9/9/9/3K5 b"),
+            ["h8"]
+        );
+        // With the general back on e8 and the chariot on h9, the cannon a9
+        // sees it over the elephant c9 instead.
+        assert_eq!(
+            chased_squares("c1b4R1/c1n1k4/4b4/9/9/9/9/9/9/3K5 b"),
+            ["h9"]
+        );
+    }
+
+    #[test]
     fn pinned_attackers() {
         // Chariot e3 pinned by the chariot e8 cannot take the horse b3; it
         // may take the pinner, but that is a mutual chariot attack.
