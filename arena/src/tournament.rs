@@ -18,6 +18,7 @@ use board::ByColor;
 use crossbeam_channel::{Sender, bounded, unbounded};
 
 use crate::config::EngineSpec;
+use crate::engine::Engine;
 use crate::game::{GameRecord, GameResult, GameSettings, Seat, play_game};
 use crate::openings::Opening;
 use crate::pgn::{self, PgnContext};
@@ -131,6 +132,12 @@ impl Tournament {
         }
         if self.openings.is_empty() {
             bail!("no openings");
+        }
+        // Fail fast on a wrong path or a non-engine, before any game: an
+        // engine that cannot start would otherwise lose every game in a
+        // blink and a long run would "finish" at once.
+        for spec in &self.engines {
+            Engine::start(spec)?.quit(self.settings.grace);
         }
         let (pairings, jobs) = self.schedule();
         let total = jobs.len() as u64 * 2;

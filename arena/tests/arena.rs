@@ -312,7 +312,8 @@ fn engines_ignoring_quit_are_killed() {
     ]));
     let out = run_arena(&args, Duration::from_secs(20));
     assert!(out.contains("Terminations: ply limit 2"), "{out}");
-    assert_eq!(assert_no_leaks(&pids), 2);
+    // One start-up check per engine, then one process per engine for the games.
+    assert_eq!(assert_no_leaks(&pids), 4);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -509,21 +510,22 @@ fn bad_command_lines_are_refused() {
         assert!(!out.status.success(), "{args:?} accepted");
         assert!(!out.stderr.is_empty());
     }
-    // An engine that cannot start loses its games, it does not stop the run.
-    let out = run_arena(
-        &strings(&[
+    // An engine that cannot start stops the run before any game.
+    let out = Command::new(ARENA)
+        .args([
             "--engine",
             "name=ghost",
             "cmd=/nonexistent/engine",
             "--engine",
-            "name=m",
             &format!("cmd={MOCK}"),
             "--depth",
             "1",
-        ]),
-        Duration::from_secs(20),
-    );
-    assert!(out.contains("Fault: ghost: engine crash x2"), "{out}");
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot start engine 'ghost'"));
+    assert!(out.stdout.is_empty());
     let help = Command::new(ARENA).arg("--help").output().unwrap();
     let help = String::from_utf8_lossy(&help.stdout);
     for word in [
