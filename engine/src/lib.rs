@@ -93,6 +93,27 @@ pub enum Score {
     Mate(i32),
 }
 
+impl Score {
+    /// The public form of a raw search or table score (as in
+    /// [`ProbeResult`]): mates and rule verdicts (their own band just below
+    /// mates) become [`Score::Mate`] in plies, everything else
+    /// [`Score::Cp`].
+    pub fn from_raw(raw: i32) -> Score {
+        use search::{DECISIVE, MATE, MATE_BOUND, RULE_WIN};
+        if raw >= MATE_BOUND {
+            Score::Mate(MATE - raw)
+        } else if raw <= -MATE_BOUND {
+            Score::Mate(-(MATE + raw))
+        } else if raw >= DECISIVE {
+            Score::Mate(RULE_WIN - raw)
+        } else if raw <= -DECISIVE {
+            Score::Mate(-(RULE_WIN + raw))
+        } else {
+            Score::Cp(raw)
+        }
+    }
+}
+
 impl fmt::Display for Score {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -828,7 +828,7 @@ impl<'a> SearchThread<'a> {
                 ORDER_VALUE[victim.kind().index()] * 16 - ORDER_VALUE[piece.kind().index()];
             let attacker = PIECE_VALUE[piece.kind().index()];
             let gain = PIECE_VALUE[victim.kind().index()];
-            if gain >= attacker || !defended(&self.pos, m.to(), victim.color(), m.from()) {
+            if gain >= attacker || !defended(&self.pos, m.to(), victim.color()) {
                 return SCORE_GOOD_CAPTURE + mvv_lva;
             }
             return SCORE_BAD_CAPTURE + mvv_lva;
@@ -871,17 +871,8 @@ impl<'a> SearchThread<'a> {
     /// The public score of an internal one, and the rule behind it when it
     /// is a rule verdict (found at the end of `pv`).
     fn public_score(&self, s: i32, pv: &[Move]) -> (Score, Option<Reason>) {
-        if s >= MATE_BOUND {
-            (Score::Mate(MATE - s), None)
-        } else if s <= -MATE_BOUND {
-            (Score::Mate(-(MATE + s)), None)
-        } else if s >= DECISIVE {
-            (Score::Mate(RULE_WIN - s), Some(self.rule_at_end(pv)))
-        } else if s <= -DECISIVE {
-            (Score::Mate(-(RULE_WIN + s)), Some(self.rule_at_end(pv)))
-        } else {
-            (Score::Cp(s), None)
-        }
+        let rule = (s.abs() >= DECISIVE && s.abs() < MATE_BOUND).then(|| self.rule_at_end(pv));
+        (Score::from_raw(s), rule)
     }
 
     /// The rule that decides the line `pv` from the root: the first
@@ -997,11 +988,12 @@ fn attacker_count(pos: &Position, color: Color) -> u32 {
         + pos.pieces(color, PieceKind::Cannon).count()
 }
 
-/// Whether `color` defends `sq` (its own piece stands there), ignoring the
-/// piece on `ignore` (the capturer, which leaves its square). Covers the
-/// general, advisors and elephants, which the board's attack test omits.
-pub(crate) fn defended(pos: &Position, sq: Square, color: Color, ignore: Square) -> bool {
-    let _ = ignore;
+/// Whether `color` defends `sq` (its own piece stands there) on the
+/// current board: the board's attack test plus the general, advisors and
+/// elephants, which it omits (they never give check). Screens moved by the
+/// capture itself are not considered: this is the cheap protection test of
+/// move ordering, not an exchange evaluation.
+pub(crate) fn defended(pos: &Position, sq: Square, color: Color) -> bool {
     if pos.is_attacked(sq, color) {
         return true;
     }
@@ -1040,4 +1032,53 @@ pub(crate) fn defended(pos: &Position, sq: Square, color: Color, ignore: Square)
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verdicts_score_in_their_bands() {
+        assert_eq!(
+            verdict_score(Verdict::Draw(Reason::RepetitionDraw), 7),
+            DRAW
+        );
+        assert_eq!(
+            verdict_score(Verdict::Loss(Reason::Checkmate), 3),
+            -MATE + 3
+        );
+        assert_eq!(
+            verdict_score(Verdict::Loss(Reason::Stalemate), 3),
+            -MATE + 3
+        );
+        assert_eq!(
+            verdict_score(Verdict::Win(Reason::PerpetualCheck), 5),
+            RULE_WIN - 5
+        );
+        assert_eq!(
+            verdict_score(Verdict::Loss(Reason::PerpetualChase), 6),
+            -(RULE_WIN - 6)
+        );
+        assert_eq!(Score::from_raw(RULE_WIN - 5), Score::Mate(5));
+        assert_eq!(Score::from_raw(-(RULE_WIN - 6)), Score::Mate(-6));
+        assert_eq!(Score::from_raw(MATE - 1), Score::Mate(1));
+        assert_eq!(Score::from_raw(-MATE + 2), Score::Mate(-2));
+        assert_eq!(Score::from_raw(DECISIVE - 1), Score::Cp(DECISIVE - 1));
+        // Every evaluation stays clear of the decisive bands.
+        const { assert!(DECISIVE > 20_000 && RULE_WIN < MATE_BOUND) };
+    }
+
+    #[test]
+    fn defended_sees_general_advisor_and_elephant() {
+        let pos = Position::from_fen("2b1k4/4a4/9/9/9/9/9/9/9/3K5 w - - 0 1").expect("FEN");
+        let sq = |s: &str| s.parse::<Square>().expect("square");
+        // e8: the general and the advisor; d9 and f9: the general (and the
+        // advisor for both); e7: the elephant from c9 (eye d8 empty).
+        assert!(defended(&pos, sq("e8"), Color::Black));
+        assert!(defended(&pos, sq("f9"), Color::Black));
+        assert!(defended(&pos, sq("e7"), Color::Black));
+        assert!(defended(&pos, sq("a7"), Color::Black));
+        assert!(!defended(&pos, sq("h7"), Color::Black));
+    }
 }
