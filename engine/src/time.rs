@@ -8,7 +8,7 @@ use std::time::Duration;
 use crate::{Clock, Limits};
 
 /// Part of the remaining time never used, for the GUI's and the OS's lag.
-const MIN_OVERHEAD: Duration = Duration::from_millis(10);
+const MIN_OVERHEAD: Duration = Duration::from_millis(15);
 const MAX_OVERHEAD: Duration = Duration::from_millis(50);
 /// Sudden death: the share of the remaining time one move may plan for.
 const SUDDEN_DEATH_MOVES: u32 = 30;
@@ -49,7 +49,7 @@ impl TimeBudget {
 
 /// Soft and hard bounds for a clock.
 ///
-/// 1. Keep an overhead: 5 % of the clock, between 10 and 50 ms (but never
+/// 1. Keep an overhead: 5 % of the clock, between 15 and 50 ms (but never
 ///    more than half the clock).
 /// 2. The per-move target is the usable time divided by the moves to go
 ///    (or by 30 in sudden death and Fischer), plus most of the increment.
@@ -102,8 +102,8 @@ mod tests {
             increment: ms(10),
             moves_to_go: None,
         });
-        // overhead = 10 ms, usable 20, cap 60 % of it.
-        assert_eq!(hard, ms(12));
+        // overhead = 15 ms (half the clock), usable 15, cap 60 % of it.
+        assert_eq!(hard, ms(9));
         assert!(soft <= hard);
     }
 
