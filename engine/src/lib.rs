@@ -338,8 +338,8 @@ impl Engine {
     /// content is lost. Waits for a running search first.
     ///
     /// # Errors
-    /// [`EngineError::HashSize`] for 0 MB or a size that cannot be
-    /// allocated; the old table stays.
+    /// [`EngineError::HashSize`] for 0 MB, more than [`tt::MAX_MB`], or a
+    /// size that cannot be allocated; the old table stays.
     pub fn set_hash_mb(&mut self, mb: usize) -> Result<(), EngineError> {
         let tt =
             TranspositionTable::try_new(mb, TtPolicy::TwoTier).ok_or(EngineError::HashSize(mb))?;

@@ -314,6 +314,11 @@ pub struct TranspositionTable {
     mb: usize,
 }
 
+/// The largest table accepted, in MB. Allocation is checked, but with
+/// memory overcommit a huge table would only fail when touched, so sizes
+/// beyond any sensible use are refused up front.
+pub const MAX_MB: usize = 1 << 16;
+
 /// Bytes per bucket (two slots of two words).
 pub const BUCKET_BYTES: usize = 32;
 
@@ -335,8 +340,12 @@ impl TranspositionTable {
     }
 
     /// A table of `mb` megabytes, rounded down to a power of two of
-    /// buckets; `None` for 0 MB or a size that cannot be allocated.
+    /// buckets; `None` for 0 MB, more than [`MAX_MB`], or a size that
+    /// cannot be allocated.
     pub fn try_new(mb: usize, policy: TtPolicy) -> Option<TranspositionTable> {
+        if mb > MAX_MB {
+            return None;
+        }
         let bytes = mb.checked_mul(1 << 20)?;
         let buckets = bytes / BUCKET_BYTES;
         if buckets == 0 {
@@ -541,6 +550,7 @@ mod tests {
         assert_eq!(t.buckets(), (2 << 20) / BUCKET_BYTES);
         assert!(TranspositionTable::try_new(0, TtPolicy::TwoTier).is_none());
         assert!(TranspositionTable::try_new(usize::MAX, TtPolicy::TwoTier).is_none());
+        assert!(TranspositionTable::try_new(MAX_MB + 1, TtPolicy::TwoTier).is_none());
     }
 
     #[test]
