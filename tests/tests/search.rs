@@ -276,3 +276,20 @@ fn bench_is_deterministic() {
     assert!(text.contains(&format!("Nodes searched: {}", a.nodes)));
     assert!(text.contains("Nodes/second: "));
 }
+
+#[test]
+fn perpetual_check_is_a_rule_win_for_the_checked_side() {
+    // Red's chariot has checked on every move of two cycles; Black's king
+    // stepping back repeats the position a third time, and Red, the
+    // perpetual checker, loses by rule.
+    let mut p = pos("4k4/R8/9/9/9/9/9/9/9/3K5 w - - 0 1");
+    for m in "a8a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8".split(' ') {
+        p.play(mv(m)).expect("legal cycle move");
+    }
+    let mut e = Engine::new();
+    e.start(p, depth(3), Box::new(|_| {}));
+    let r = e.wait();
+    assert_eq!(r.best, Some(mv("e8e9")));
+    assert_eq!(r.score, Score::Mate(1));
+    assert_eq!(r.rule, Some(board::Reason::PerpetualCheck));
+}
