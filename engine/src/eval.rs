@@ -291,29 +291,109 @@ fn horse_moves(pos: &Position, sq: Square, color: Color) -> usize {
         .count()
 }
 
+/// What a chariot or cannon sees along one line from point `p` given the
+/// line's occupancy: the empty points before the first blocker (both
+/// directions together) and, per direction, the first and second
+/// blockers' points ([`NO_POINT`] if none).
+#[derive(Clone, Copy)]
+struct LineView {
+    empties: u8,
+    first: [u8; 2],
+    second: [u8; 2],
+}
+
+const NO_POINT: u8 = u8::MAX;
+
+const fn line_views<const LEN: usize, const OCC: usize>() -> [[LineView; OCC]; LEN] {
+    let empty = LineView {
+        empties: 0,
+        first: [NO_POINT; 2],
+        second: [NO_POINT; 2],
+    };
+    let mut t = [[empty; OCC]; LEN];
+    let mut p = 0;
+    while p < LEN {
+        let mut occ = 0;
+        while occ < OCC {
+            let mut v = empty;
+            let mut dir = 0;
+            while dir < 2 {
+                let step: i32 = if dir == 0 { 1 } else { -1 };
+                let mut i = p as i32 + step;
+                let mut blockers = 0;
+                while i >= 0 && i < LEN as i32 && blockers < 2 {
+                    if occ & (1 << i) != 0 {
+                        if blockers == 0 {
+                            v.first[dir] = i as u8;
+                        } else {
+                            v.second[dir] = i as u8;
+                        }
+                        blockers += 1;
+                    } else if blockers == 0 {
+                        v.empties += 1;
+                    }
+                    i += step;
+                }
+                dir += 1;
+            }
+            t[p][occ] = v;
+            occ += 1;
+        }
+        p += 1;
+    }
+    t
+}
+
+/// Views along a rank (9 points) and a file (10 points).
+static RANK_VIEW: [[LineView; 512]; 9] = line_views::<9, 512>();
+static FILE_VIEW: [[LineView; 1024]; 10] = line_views::<10, 1024>();
+
+/// The occupancy of the board by rank and by file, gathered once per
+/// evaluation so that line pieces need no square-by-square walks.
+struct Lines {
+    ranks: [u16; 10],
+    files: [u16; 9],
+}
+
+impl Lines {
+    fn new(pos: &Position) -> Lines {
+        let occ = pos.occupied().0;
+        let mut ranks = [0u16; 10];
+        for (r, rank) in ranks.iter_mut().enumerate() {
+            *rank = ((occ >> (r * 9)) & 0x1ff) as u16;
+        }
+        let mut files = [0u16; 9];
+        for (f, file) in files.iter_mut().enumerate() {
+            for r in 0..10 {
+                *file |= (((occ >> (r * 9 + f)) & 1) as u16) << r;
+            }
+        }
+        Lines { ranks, files }
+    }
+}
+
 /// Chariot moves (`cannon = false`) or cannon moves (slides plus the
 /// capture over a screen).
-fn line_moves(pos: &Position, sq: Square, color: Color, cannon: bool) -> i32 {
-    let mut n = 0;
-    for (d, &first) in STEP[sq.index()].iter().enumerate() {
-        let mut cur = first;
-        let mut screened = false;
-        while cur != NONE {
-            match pos.piece_at(sq_at(cur)) {
-                None => {
-                    if !screened {
-                        n += 1;
-                    }
-                }
-                Some(p) => {
-                    if !cannon || screened {
-                        n += i32::from(p.color() != color);
-                        break;
-                    }
-                    screened = true;
-                }
-            }
-            cur = STEP[cur as usize][d];
+fn line_moves(pos: &Position, lines: &Lines, sq: Square, color: Color, cannon: bool) -> i32 {
+    let (f, r) = (sq.file().index(), sq.rank().index());
+    let rank = &RANK_VIEW[f][usize::from(lines.ranks[r])];
+    let file = &FILE_VIEW[r][usize::from(lines.files[f])];
+    let enemy = |i: usize| {
+        pos.piece_at(sq_at(i as u8))
+            .is_some_and(|p| p.color() != color)
+    };
+    let mut n = i32::from(rank.empties) + i32::from(file.empties);
+    for dir in 0..2 {
+        let (on_rank, on_file) = if cannon {
+            (rank.second[dir], file.second[dir])
+        } else {
+            (rank.first[dir], file.first[dir])
+        };
+        if on_rank != NO_POINT && enemy(r * 9 + usize::from(on_rank)) {
+            n += 1;
+        }
+        if on_file != NO_POINT && enemy(usize::from(on_file) * 9 + f) {
+            n += 1;
         }
     }
     n
@@ -359,6 +439,11 @@ fn attack_units(pos: &Position, color: Color) -> i32 {
 
 /// The terms of `color`, from its point of view.
 pub fn side_terms(pos: &Position, color: Color) -> Terms {
+    side_terms_with(pos, &Lines::new(pos), color)
+}
+
+/// [`side_terms`] with the line occupancy already gathered.
+fn side_terms_with(pos: &Position, lines: &Lines, color: Color) -> Terms {
     let them = !color;
     let mut t = Terms::default();
     for kind in PieceKind::ALL {
@@ -375,11 +460,13 @@ pub fn side_terms(pos: &Position, color: Color) -> Terms {
         t.cannons -= screen_bias;
     }
     for sq in pos.pieces(color, PieceKind::Rook) {
-        t.mobility += (line_moves(pos, sq, color, false) - ROOK_MOBILITY_BASE) * ROOK_MOBILITY;
+        t.mobility +=
+            (line_moves(pos, lines, sq, color, false) - ROOK_MOBILITY_BASE) * ROOK_MOBILITY;
     }
     let enemy_king = pos.king_square(them);
     for sq in pos.pieces(color, PieceKind::Cannon) {
-        t.mobility += (line_moves(pos, sq, color, true) - CANNON_MOBILITY_BASE) * CANNON_MOBILITY;
+        t.mobility +=
+            (line_moves(pos, lines, sq, color, true) - CANNON_MOBILITY_BASE) * CANNON_MOBILITY;
         t.cannons += screen_bias;
         if sq.file() == enemy_king.file()
             && let Some(&bonus) = CANNON_LINE.get(between_on_file(pos, sq, enemy_king))
@@ -412,7 +499,9 @@ pub fn side_terms(pos: &Position, color: Color) -> Terms {
 
 /// The evaluation from the side to move's point of view.
 pub fn evaluate(pos: &Position) -> i32 {
-    let red = side_terms(pos, Color::Red).total() - side_terms(pos, Color::Black).total();
+    let lines = Lines::new(pos);
+    let red = side_terms_with(pos, &lines, Color::Red).total()
+        - side_terms_with(pos, &lines, Color::Black).total();
     if pos.side_to_move() == Color::Red {
         red
     } else {
