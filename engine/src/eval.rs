@@ -569,6 +569,50 @@ mod tests {
         }
     }
 
+    /// The slow twin of [`line_moves`]: walk each ray square by square.
+    fn line_moves_by_walking(pos: &Position, sq: Square, color: Color, cannon: bool) -> i32 {
+        let mut n = 0;
+        for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+            let mut cur = sq;
+            let mut screened = false;
+            while let Some(next) = cur.offset(df, dr) {
+                cur = next;
+                match pos.piece_at(cur) {
+                    None => n += i32::from(!screened),
+                    Some(p) if !cannon || screened => {
+                        n += i32::from(p.color() != color);
+                        break;
+                    }
+                    Some(_) => screened = true,
+                }
+            }
+        }
+        n
+    }
+
+    #[test]
+    fn line_tables_agree_with_walking() {
+        let mut checked = 0;
+        for fen in crate::bench::POSITIONS {
+            let pos = Position::from_fen(fen).expect("bench FEN");
+            let lines = Lines::new(&pos);
+            for color in Color::ALL {
+                for (kind, cannon) in [(PieceKind::Rook, false), (PieceKind::Cannon, true)] {
+                    for sq in pos.pieces(color, kind) {
+                        let fast = line_moves(&pos, &lines, sq, color, cannon);
+                        assert_eq!(
+                            fast,
+                            line_moves_by_walking(&pos, sq, color, cannon),
+                            "{fen} {sq}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 150);
+    }
+
     #[test]
     fn start_position_is_balanced_and_traced() {
         let pos = Position::startpos();
