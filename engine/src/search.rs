@@ -360,13 +360,26 @@ impl<'a> SearchThread<'a> {
         };
         let (score, rule) = self.public_score(score, &best.pv);
         result.best = Some(best.mv);
-        result.ponder = best.pv.get(1).copied();
+        result.ponder = best
+            .pv
+            .get(1)
+            .copied()
+            .or_else(|| self.ponder_from_table(best.mv));
         result.score = score;
         result.rule = rule;
         result.depth = completed;
         result.nodes = self.nodes;
         result.time = self.elapsed();
         result
+    }
+
+    /// A reply to `best` from the table, for when the PV was cut short
+    /// (a table cut-off right below the root): checked for legality.
+    fn ponder_from_table(&self, best: Move) -> Option<Move> {
+        let mut p = self.pos.clone();
+        p.make_move(best);
+        let hit = self.tt.probe(p.key(), 1);
+        hit.moves().into_iter().flatten().find(|&m| p.is_legal(m))
     }
 
     /// Whether to stop after completing iteration `depth`.
