@@ -293,3 +293,22 @@ fn perpetual_check_is_a_rule_win_for_the_checked_side() {
     assert_eq!(r.score, Score::Mate(1));
     assert_eq!(r.rule, Some(board::Reason::PerpetualCheck));
 }
+
+#[test]
+fn probe_reports_what_the_search_stored() {
+    let mut e = Engine::new();
+    let start = Position::startpos();
+    assert_eq!(e.probe(&start), None);
+    e.start(start.clone(), depth(5), Box::new(|_| {}));
+    let r = e.wait();
+    let probe = e.probe(&start).expect("the root is stored");
+    assert_eq!(probe.best, r.best);
+    let Score::Cp(cp) = r.score else {
+        panic!("no mate from the start")
+    };
+    // The last iteration's exact root score, at its depth.
+    assert_eq!(probe.lower, Some((cp, 5)));
+    assert_eq!(probe.upper, Some((cp, 5)));
+    e.new_game();
+    assert_eq!(e.probe(&start), None);
+}
