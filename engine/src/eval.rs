@@ -348,6 +348,24 @@ const fn line_views<const LEN: usize, const OCC: usize>() -> [[LineView; OCC]; L
 static RANK_VIEW: [[LineView; 512]; 9] = line_views::<9, 512>();
 static FILE_VIEW: [[LineView; 1024]; 10] = line_views::<10, 1024>();
 
+/// `RANK_SPREAD[x]`: bit `10 f` set for each bit `f` of the 9-bit rank
+/// occupancy `x`.
+static RANK_SPREAD: [u128; 512] = {
+    let mut t = [0u128; 512];
+    let mut x = 0;
+    while x < 512 {
+        let mut f = 0;
+        while f < 9 {
+            if x & (1 << f) != 0 {
+                t[x] |= 1u128 << (10 * f);
+            }
+            f += 1;
+        }
+        x += 1;
+    }
+    t
+};
+
 /// The occupancy of the board by rank and by file, gathered once per
 /// evaluation so that line pieces need no square-by-square walks.
 struct Lines {
@@ -362,11 +380,16 @@ impl Lines {
         for (r, rank) in ranks.iter_mut().enumerate() {
             *rank = ((occ >> (r * 9)) & 0x1ff) as u16;
         }
+        // Transpose: each rank's bits are spread to bit `10 f` of a
+        // 90-bit word and shifted by the rank, leaving file `f`'s ten bits
+        // at `10 f`.
+        let mut transposed = 0u128;
+        for (r, &rank) in ranks.iter().enumerate() {
+            transposed |= RANK_SPREAD[usize::from(rank)] << r;
+        }
         let mut files = [0u16; 9];
         for (f, file) in files.iter_mut().enumerate() {
-            for r in 0..10 {
-                *file |= (((occ >> (r * 9 + f)) & 1) as u16) << r;
-            }
+            *file = ((transposed >> (10 * f)) & 0x3ff) as u16;
         }
         Lines { ranks, files }
     }
