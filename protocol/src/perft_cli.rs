@@ -28,7 +28,9 @@ const USAGE: u8 = 2;
 fn parse_depth(text: &str) -> Result<u32, String> {
     match text.parse::<u32>() {
         Ok(d) if d <= 64 => Ok(d),
-        _ => Err(format!("perft depth must be a whole number from 0 to 64, not '{text}'")),
+        _ => Err(format!(
+            "perft depth must be a whole number from 0 to 64, not '{text}'"
+        )),
     }
 }
 
@@ -42,13 +44,19 @@ pub fn run(args: &PerftArgs) -> ExitCode {
         return run_epd(file, max_depth, args.max_nodes.unwrap_or(u64::MAX));
     }
     let Some(depth) = args.depth.as_deref() else {
-        return usage("usage: chariot perft DEPTH [FEN] | chariot perft --epd FILE [--max-nodes N]");
+        return usage(
+            "usage: chariot perft DEPTH [FEN] | chariot perft --epd FILE [--max-nodes N]",
+        );
     };
     let depth = match parse_depth(depth) {
         Ok(d) => d,
         Err(e) => return usage(&e),
     };
-    let fen = if args.fen.is_empty() { START_FEN.to_string() } else { args.fen.join(" ") };
+    let fen = if args.fen.is_empty() {
+        START_FEN.to_string()
+    } else {
+        args.fen.join(" ")
+    };
     let mut pos = match Position::from_fen(&fen) {
         Ok(p) => p,
         Err(e) => return usage(&format!("invalid FEN: {e}")),
@@ -57,7 +65,11 @@ pub fn run(args: &PerftArgs) -> ExitCode {
     let mut divide = pos.divide(depth);
     let elapsed = start.elapsed();
     divide.sort_by_key(|(m, _)| m.to_string());
-    let total: u64 = if depth == 0 { 1 } else { divide.iter().map(|(_, n)| n).sum() };
+    let total: u64 = if depth == 0 {
+        1
+    } else {
+        divide.iter().map(|(_, n)| n).sum()
+    };
     for (m, n) in &divide {
         println!("{m}: {n}");
     }
@@ -65,8 +77,16 @@ pub fn run(args: &PerftArgs) -> ExitCode {
     println!("Nodes searched: {total}");
     let secs = elapsed.as_secs_f64();
     println!("Time (ms): {}", elapsed.as_millis());
-    #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-    let nps = if secs > 0.0 { (total as f64 / secs) as u64 } else { 0 };
+    #[allow(
+        clippy::cast_precision_loss,
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss
+    )]
+    let nps = if secs > 0.0 {
+        (total as f64 / secs) as u64
+    } else {
+        0
+    };
     println!("Nodes/second: {nps}");
     ExitCode::SUCCESS
 }
@@ -96,12 +116,21 @@ fn run_epd(file: &PathBuf, max_depth: u32, max_nodes: u64) -> ExitCode {
         };
         for part in parts {
             let Some((d, count)) = part.trim().split_once(' ') else {
-                return usage(&format!("{}:{}: expected ';Dn count', got '{part}'", file.display(), n + 1));
+                return usage(&format!(
+                    "{}:{}: expected ';Dn count', got '{part}'",
+                    file.display(),
+                    n + 1
+                ));
             };
-            let (Some(depth), Ok(expected)) =
-                (d.strip_prefix('D').and_then(|d| d.parse::<u32>().ok()), count.trim().parse::<u64>())
-            else {
-                return usage(&format!("{}:{}: expected ';Dn count', got '{part}'", file.display(), n + 1));
+            let (Some(depth), Ok(expected)) = (
+                d.strip_prefix('D').and_then(|d| d.parse::<u32>().ok()),
+                count.trim().parse::<u64>(),
+            ) else {
+                return usage(&format!(
+                    "{}:{}: expected ';Dn count', got '{part}'",
+                    file.display(),
+                    n + 1
+                ));
             };
             if depth > max_depth || expected > max_nodes {
                 continue;
@@ -111,7 +140,10 @@ fn run_epd(file: &PathBuf, max_depth: u32, max_nodes: u64) -> ExitCode {
             total += got;
             if got != expected {
                 failed += 1;
-                println!("MISMATCH line {} depth {depth}: expected {expected}, got {got}: {fen}", n + 1);
+                println!(
+                    "MISMATCH line {} depth {depth}: expected {expected}, got {got}: {fen}",
+                    n + 1
+                );
                 let mut divide = pos.divide(depth);
                 divide.sort_by_key(|(m, _)| m.to_string());
                 for (m, c) in divide {
@@ -124,5 +156,9 @@ fn run_epd(file: &PathBuf, max_depth: u32, max_nodes: u64) -> ExitCode {
         "{checked} counts checked, {failed} mismatches, {total} leaves in {} ms",
         start.elapsed().as_millis()
     );
-    if failed > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS }
+    if failed > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
 }
