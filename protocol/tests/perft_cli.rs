@@ -30,7 +30,7 @@ fn divide_of_the_start_position() {
     let mut sorted = moves.clone();
     sorted.sort_unstable();
     assert_eq!(moves, sorted);
-    assert!(moves.contains(&"h2e2: 44"), "{moves:?}");
+    assert!(moves.contains(&"h2e2: 45"), "{moves:?}");
     assert!(text.contains("\nNodes searched: 1920\n"), "{text}");
     assert!(text.contains("Nodes/second: "));
 }
