@@ -358,7 +358,7 @@ impl<'a> SearchThread<'a> {
         } else {
             best.score
         };
-        let (score, rule) = self.public_score(score, &best.pv);
+        let (score, rule) = self.public_score(self.own_score(best.mv, score), &best.pv);
         result.best = Some(best.mv);
         result.ponder = best
             .pv
@@ -485,25 +485,37 @@ impl<'a> SearchThread<'a> {
                 depth: depth as u32,
             });
             let quiet = !self.pos.is_capture(mv);
+            // A favoured move is searched with the window shifted down by
+            // its head start, so its score is compared as score + head start.
+            let head_start = self.head_start(mv);
+            let (a, b) = (
+                (alpha - head_start).max(-INFINITE),
+                (beta - head_start).max(-INFINITE + 1),
+            );
             self.pos.make_move(mv);
             let gives_check = self.pos.in_check();
             let new_depth = depth - 1 + i32::from(gives_check);
             let score = if i == pv_idx {
-                -self.search(-beta, -alpha, new_depth, 1, true, true)
+                -self.search(-b, -a, new_depth, 1, true, true)
             } else {
                 let r = if depth >= 3 && quiet && !gives_check && !in_check && i >= pv_idx + 4 {
                     (self.reduction(depth, i - pv_idx) - 1).max(0)
                 } else {
                     0
                 };
-                let mut s = -self.search(-alpha - 1, -alpha, new_depth - r, 1, false, true);
-                if s > alpha && r > 0 {
-                    s = -self.search(-alpha - 1, -alpha, new_depth, 1, false, true);
+                let mut s = -self.search(-a - 1, -a, new_depth - r, 1, false, true);
+                if s > a && r > 0 {
+                    s = -self.search(-a - 1, -a, new_depth, 1, false, true);
                 }
-                if s > alpha && s < beta {
-                    s = -self.search(-beta, -alpha, new_depth, 1, true, true);
+                if s > a && s < b {
+                    s = -self.search(-b, -a, new_depth, 1, true, true);
                 }
                 s
+            };
+            let score = if score.abs() < DECISIVE {
+                score + head_start
+            } else {
+                score
             };
             self.pos.unmake_move();
             if self.stopped {
@@ -533,7 +545,8 @@ impl<'a> SearchThread<'a> {
             }
         }
         self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
-        if !self.stopped && pv_idx == 0 {
+        // With a head start the root scores are not the position's own.
+        if !self.stopped && pv_idx == 0 && self.limits.favoured.is_none() {
             let bound = if best >= beta {
                 Bound::Lower
             } else if best > alpha_orig {
@@ -545,6 +558,23 @@ impl<'a> SearchThread<'a> {
                 .store(self.pos.key(), 0, best_move, best, depth, bound);
         }
         best
+    }
+
+    /// The head start of root move `mv` (see [`crate::Favoured`]).
+    fn head_start(&self, mv: Move) -> i32 {
+        match self.limits.favoured {
+            Some(f) if f.mv == mv => f.margin.clamp(0, 1000),
+            _ => 0,
+        }
+    }
+
+    /// A root move's score without its head start, as reported.
+    fn own_score(&self, mv: Move, s: i32) -> i32 {
+        if s.abs() < DECISIVE {
+            s - self.head_start(mv)
+        } else {
+            s
+        }
     }
 
     /// The late-move reduction for the `n`-th move at `depth`.
@@ -863,7 +893,7 @@ impl<'a> SearchThread<'a> {
         } else {
             rm.score
         };
-        let (score, rule) = self.public_score(raw, &rm.pv);
+        let (score, rule) = self.public_score(self.own_score(rm.mv, raw), &rm.pv);
         let time = self.elapsed();
         let nanos = time.as_nanos().max(1);
         Report {

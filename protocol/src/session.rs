@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use board::{Color, Move, Outcome, Position, Reason};
 use crossbeam_channel::{Receiver, RecvTimeoutError};
-use engine::{Clock, Engine, Event, Limits, SearchHandle, SearchResult};
+use engine::{Clock, Engine, Event, Favoured, Limits, SearchHandle, SearchResult};
 
 use crate::command::{
     Base, Command, Depth, GoCommand, MAX_TIME_MS, ParseError, PositionSpec, quote,
@@ -55,6 +55,8 @@ struct Running {
     infinite: bool,
     /// The GUI offered a draw (`go draw`, `ponderhit draw`).
     draw_offered: bool,
+    /// The book move this search is checking.
+    book: Option<Move>,
     /// The result, once the worker has finished.
     result: Option<SearchResult>,
     /// Rule names already announced by the event callback.
@@ -280,6 +282,13 @@ impl Session {
             self.out.line(output::no_move_line(self.dialect));
             return;
         };
+        if let Some(book) = run.book
+            && book != best
+        {
+            self.diag(&format!(
+                "book move {book} overruled: the search prefers {best} by more than {BOOK_MARGIN} cp"
+            ));
+        }
         let mut after = run.pos.clone();
         after.make_move(best);
         let ponder = result
@@ -632,9 +641,12 @@ impl Session {
                 allowed.clone()
             },
             multipv: self.options.multipv.max(1),
+            favoured: None,
         };
-        if self.try_book(&pos, &limits, &allowed) {
-            return;
+        let mut limits = limits;
+        let book = self.book_move(&pos, &limits, &allowed);
+        if let Some(mv) = book {
+            limits = book_check_limits(limits, mv);
         }
         let rules_said = Arc::new(Mutex::new(Vec::new()));
         let callback = self.event_callback(Arc::clone(&rules_said));
@@ -647,14 +659,15 @@ impl Session {
             pondering: go.ponder,
             infinite,
             draw_offered: go.draw,
+            book,
             result: None,
             rules_said,
         });
     }
 
-    /// Plays a book move for a clock-limited search when the book has one;
-    /// returns whether it did.
-    fn try_book(&mut self, pos: &Position, limits: &Limits, allowed: &[Move]) -> bool {
+    /// The book's move for a clock-limited search, announced, when the book
+    /// has one.
+    fn book_move(&mut self, pos: &Position, limits: &Limits, allowed: &[Move]) -> Option<Move> {
         let clock_limited = limits.clock.is_some() || limits.movetime.is_some();
         let pure = limits.depth.is_none() && limits.nodes.is_none() && limits.mate.is_none();
         if !self.options.usebook
@@ -664,33 +677,33 @@ impl Session {
             || limits.infinite
             || limits.multipv > 1
         {
-            return false;
+            return None;
         }
         let ply = (usize::from(pos.fullmove_number()).saturating_sub(1)) * 2
             + usize::from(pos.side_to_move() == Color::Black);
         if ply >= usize::try_from(self.options.bookdepth).unwrap_or(usize::MAX) {
-            return false;
+            return None;
         }
-        let Some(set) = &self.book else { return false };
+        let set = self.book.as_ref()?;
         self.book_seed = self
             .book_seed
             .wrapping_mul(6_364_136_223_846_793_005)
             .wrapping_add(1_442_695_040_888_963_407);
-        let Some(choice) = set.choose(pos, 100, self.book_seed) else {
-            return false;
-        };
+        let choice = set.choose(pos, 100, self.book_seed)?;
         if !allowed.contains(&choice.mv) {
-            return false;
+            return None;
         }
         let list: Vec<String> = choice
             .candidates
             .iter()
             .map(|(m, w)| format!("{m}({w})"))
             .collect();
-        self.diag(&format!("book move {} among {}", choice.mv, list.join(" ")));
-        self.out
-            .line(&output::bestmove_line(choice.mv, None, false));
-        true
+        self.diag(&format!(
+            "book move {} among {}; checking it by search",
+            choice.mv,
+            list.join(" ")
+        ));
+        Some(choice.mv)
     }
 
     /// The callback that prints the search's `info` lines from the worker
@@ -731,4 +744,27 @@ impl Session {
             }
         })
     }
+}
+
+/// How far a move must beat the book move, in centipawns, for the search to
+/// play it instead: opening moves of master games differ by less than this
+/// in our evaluation, while a book entry that drops material is overruled.
+const BOOK_MARGIN: i32 = 60;
+
+/// The limits of the search that checks book move `mv`: the book move gets
+/// a head start of [`BOOK_MARGIN`], and the search plans with half the clock
+/// (and half the fixed time), since a book position needs less thought.
+fn book_check_limits(mut limits: Limits, mv: Move) -> Limits {
+    limits.favoured = Some(Favoured {
+        mv,
+        margin: BOOK_MARGIN,
+    });
+    if let Some(clock) = &mut limits.clock {
+        clock.time /= 2;
+        clock.increment /= 2;
+    }
+    if let Some(mt) = &mut limits.movetime {
+        *mt /= 2;
+    }
+    limits
 }

@@ -165,9 +165,9 @@ fn case_10_depth_0() {
 #[test]
 fn case_11_usemillisec_false() {
     let mut e = Engine::ucci();
-    // The book would answer a clock-limited go at once; this case is about
-    // reading the clock.
-    e.send_all(&["setoption usebook false", "setoption usemillisec false"]);
+    // The book is on (the default): its move is checked by a search, so the
+    // clock is still read and used.
+    e.send("setoption usemillisec false");
     e.sync();
     let t0 = Instant::now();
     e.send("go time 3 increment 0");
@@ -183,7 +183,6 @@ fn case_11_usemillisec_false() {
 #[test]
 fn case_12_sudden_death() {
     let mut e = Engine::ucci();
-    e.send("setoption usebook false");
     e.sync();
     let t0 = Instant::now();
     e.send("go time 5000");
@@ -400,7 +399,6 @@ fn case_27_uci_handshake() {
 
 fn uci_clock_time(go: &str) -> Duration {
     let mut e = Engine::uci();
-    e.send("setoption name OwnBook value false");
     e.send(&format!("position fen {S0} w - - 0 1 moves h2e2"));
     e.sync();
     let t0 = Instant::now();
@@ -1068,9 +1066,13 @@ fn extra_book_only_for_clock_limited_searches() {
     let (before, line, _) = e.final_line(SEARCH);
     let m = legal_best(&line, &board::Position::startpos());
     let announced = format!("info string book move {m}");
+    let at = before
+        .iter()
+        .position(|l| l.starts_with(&announced))
+        .unwrap_or_else(|| panic!("no announcement: {before:?}"));
     assert!(
-        before.iter().any(|l| l.starts_with(&announced)),
-        "{before:?}"
+        before[at..].iter().any(|l| l.starts_with("info depth ")),
+        "the book move is checked by a search: {before:?}"
     );
     for go in ["go depth 2", "go nodes 3000", "go ponder time 60000"] {
         e.send(go);

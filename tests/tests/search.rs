@@ -312,3 +312,35 @@ fn probe_reports_what_the_search_stored() {
     e.new_game();
     assert_eq!(e.probe(&start), None);
 }
+
+#[test]
+fn favoured_move_is_kept_unless_clearly_worse() {
+    use engine::Favoured;
+    let favour = |fen: &str, m: &str, d: u32| {
+        search(
+            fen,
+            Limits {
+                depth: Some(d),
+                favoured: Some(Favoured {
+                    mv: mv(m),
+                    margin: 60,
+                }),
+                ..Limits::default()
+            },
+        )
+    };
+    // A sound opening move with a head start is played, and the score
+    // reported is the search's own (no head start added).
+    let plain = search(board::START_FEN, depth(6));
+    let r = favour(board::START_FEN, "b0c2", 6);
+    assert_eq!(r.best, Some(mv("b0c2")));
+    let (Score::Cp(own), Score::Cp(best)) = (r.score, plain.score) else {
+        panic!("{:?} {:?}", r.score, plain.score);
+    };
+    assert!(own <= best + 30 && own > best - 60, "{own} vs {best}");
+    // A move that leaves a chariot to be taken, when a chariot can be won
+    // instead, is overruled.
+    let fen = "3k5/9/9/9/9/4r4/9/9/4R4/4K4 w - - 0 1";
+    let r = favour(fen, "e0f0", 5);
+    assert_eq!(r.best, Some(mv("e1e4")));
+}
