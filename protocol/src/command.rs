@@ -159,6 +159,10 @@ pub struct GoCommand {
     pub winc: Option<u64>,
     /// UCI `binc`, ms.
     pub binc: Option<u64>,
+    /// Where each clock token was last accepted, so that the session can
+    /// let a later token override an earlier one of the same meaning once
+    /// it knows the side to move (`time` and `wtime` mean the same for Red).
+    pub clock_order: ClockOrder,
     /// `movestogo` (0 is stored as absent).
     pub movestogo: Option<u32>,
     /// UCI `searchmoves`, as written.
@@ -170,6 +174,24 @@ pub struct GoCommand {
     /// Diagnostics about tokens that were clamped or ignored; the search
     /// still starts.
     pub warnings: Vec<String>,
+}
+
+/// The position in the `go` line (token index, 0 = absent) of the last
+/// accepted value of each clock token.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClockOrder {
+    /// UCCI `time`.
+    pub time: usize,
+    /// UCCI `increment`.
+    pub increment: usize,
+    /// UCI `wtime`.
+    pub wtime: usize,
+    /// UCI `btime`.
+    pub btime: usize,
+    /// UCI `winc`.
+    pub winc: usize,
+    /// UCI `binc`.
+    pub binc: usize,
 }
 
 impl GoCommand {
@@ -495,10 +517,16 @@ fn parse_go(tokens: &Tokens<'_>) -> Result<Command, ParseError> {
                     .or(go.mate);
             }
             "time" => {
-                go.time = number_in("time", value, 0, MAX_TIME_MS, w).or(go.time);
+                if let Some(v) = number_in("time", value, 0, MAX_TIME_MS, w) {
+                    go.time = Some(v);
+                    go.clock_order.time = i;
+                }
             }
             "increment" => {
-                go.increment = number_in("increment", value, 0, MAX_TIME_MS, w).or(go.increment);
+                if let Some(v) = number_in("increment", value, 0, MAX_TIME_MS, w) {
+                    go.increment = Some(v);
+                    go.clock_order.increment = i;
+                }
             }
             "opptime" => {
                 go.opptime = number_in("opptime", value, 0, MAX_TIME_MS, w).or(go.opptime);
@@ -513,16 +541,28 @@ fn parse_go(tokens: &Tokens<'_>) -> Result<Command, ParseError> {
                     .or(go.oppmovestogo);
             }
             "wtime" => {
-                go.wtime = number_in("wtime", value, 0, MAX_TIME_MS, w).or(go.wtime);
+                if let Some(v) = number_in("wtime", value, 0, MAX_TIME_MS, w) {
+                    go.wtime = Some(v);
+                    go.clock_order.wtime = i;
+                }
             }
             "btime" => {
-                go.btime = number_in("btime", value, 0, MAX_TIME_MS, w).or(go.btime);
+                if let Some(v) = number_in("btime", value, 0, MAX_TIME_MS, w) {
+                    go.btime = Some(v);
+                    go.clock_order.btime = i;
+                }
             }
             "winc" => {
-                go.winc = number_in("winc", value, 0, MAX_TIME_MS, w).or(go.winc);
+                if let Some(v) = number_in("winc", value, 0, MAX_TIME_MS, w) {
+                    go.winc = Some(v);
+                    go.clock_order.winc = i;
+                }
             }
             "binc" => {
-                go.binc = number_in("binc", value, 0, MAX_TIME_MS, w).or(go.binc);
+                if let Some(v) = number_in("binc", value, 0, MAX_TIME_MS, w) {
+                    go.binc = Some(v);
+                    go.clock_order.binc = i;
+                }
             }
             "movestogo" => {
                 if let Some(m) = number_in("movestogo", value, 0, u32_max, w) {

@@ -544,29 +544,40 @@ impl Session {
         Duration::from_millis(ms.min(MAX_TIME_MS))
     }
 
-    /// The side to move's clock from the `go` tokens: UCCI `time` if
-    /// given, else UCI `wtime`/`btime` of the side to move (or, when only
-    /// the other side's was given, that one, with a diagnostic).
+    /// The side to move's clock from the `go` tokens: UCCI `time` and UCI
+    /// `wtime`/`btime` of the side to move mean the same, so the later of
+    /// them counts (likewise `increment` and `winc`/`binc`). When only the
+    /// other side's clock was given, that one, with a diagnostic.
     fn clock(&self, go: &GoCommand, side: Color) -> Option<Clock> {
-        let moves_to_go = go.movestogo;
-        if let Some(t) = go.time {
-            let increment = go.increment.map_or(Duration::ZERO, |i| self.ucci_time(i));
-            return Some(Clock {
-                time: self.ucci_time(t),
-                increment,
-                moves_to_go,
-            });
-        }
-        let (own, own_inc, other, other_inc) = match side {
-            Color::Red => (go.wtime, go.winc, go.btime, go.binc),
-            Color::Black => (go.btime, go.binc, go.wtime, go.winc),
-        };
+        let order = go.clock_order;
         let ms = Duration::from_millis;
-        if let Some(t) = own {
+        let ((own, own_at), (own_inc, own_inc_at), other, other_inc) = match side {
+            Color::Red => (
+                (go.wtime, order.wtime),
+                (go.winc, order.winc),
+                go.btime,
+                go.binc,
+            ),
+            Color::Black => (
+                (go.btime, order.btime),
+                (go.binc, order.binc),
+                go.wtime,
+                go.winc,
+            ),
+        };
+        let time = later(
+            (go.time.map(|t| self.ucci_time(t)), order.time),
+            (own.map(ms), own_at),
+        );
+        let increment = later(
+            (go.increment.map(|i| self.ucci_time(i)), order.increment),
+            (own_inc.map(ms), own_inc_at),
+        );
+        if let Some(time) = time {
             return Some(Clock {
-                time: ms(t),
-                increment: ms(own_inc.unwrap_or(0)),
-                moves_to_go,
+                time,
+                increment: increment.unwrap_or(Duration::ZERO),
+                moves_to_go: go.movestogo,
             });
         }
         let t = other?;
@@ -574,7 +585,7 @@ impl Session {
         Some(Clock {
             time: ms(t),
             increment: ms(other_inc.unwrap_or(0)),
-            moves_to_go,
+            moves_to_go: go.movestogo,
         })
     }
 
@@ -767,4 +778,60 @@ fn book_check_limits(mut limits: Limits, mv: Move) -> Limits {
         *mt /= 2;
     }
     limits
+}
+
+/// Of two values of the same meaning, each with where it stood in the line
+/// (0 = absent), the one given later.
+fn later<T>(a: (Option<T>, usize), b: (Option<T>, usize)) -> Option<T> {
+    match (a, b) {
+        ((Some(x), at_x), (Some(y), at_y)) => Some(if at_x > at_y { x } else { y }),
+        ((x, _), (y, _)) => x.or(y),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clock_of(line: &str, side: Color) -> Option<Clock> {
+        let Ok(Command::Go(go)) = line.parse::<Command>() else {
+            panic!("{line:?} is not a go line");
+        };
+        let session = Session::new(Output::new(Box::new(std::io::sink())));
+        session.clock(&go, side)
+    }
+
+    #[test]
+    fn later_clock_token_of_the_same_meaning_wins() {
+        let ms = Duration::from_millis;
+        let time = |line: &str, side| clock_of(line, side).map(|c| (c.time, c.increment));
+        // `time` and Red's `wtime` mean the same when Red is to move.
+        assert_eq!(
+            time("go time 60000 wtime 100", Color::Red),
+            Some((ms(100), ms(0)))
+        );
+        assert_eq!(
+            time("go wtime 100 time 60000", Color::Red),
+            Some((ms(60000), ms(0)))
+        );
+        // `btime` is Black's: it does not override `time` for Red.
+        assert_eq!(
+            time("go time 60000 btime 100", Color::Red),
+            Some((ms(60000), ms(0)))
+        );
+        assert_eq!(
+            time("go btime 100 time 60000 increment 5 binc 7", Color::Black),
+            Some((ms(60000), ms(7)))
+        );
+        assert_eq!(
+            time("go wtime 100 winc 3 btime 900", Color::Red),
+            Some((ms(100), ms(3)))
+        );
+        // Only the other side's clock: used, with a diagnostic.
+        assert_eq!(
+            time("go btime 900 binc 9", Color::Red),
+            Some((ms(900), ms(9)))
+        );
+        assert_eq!(time("go depth 3", Color::Red), None);
+    }
 }

@@ -1106,3 +1106,15 @@ fn extra_book_only_for_clock_limited_searches() {
         "{before:?}"
     );
 }
+
+#[test]
+fn extra_later_clock_token_overrides_earlier() {
+    // `time` and `wtime` both mean Red's clock here; the later one counts,
+    // so the engine plans for 50 ms, not ten minutes.
+    let mut e = Engine::ucci();
+    e.sync();
+    let t0 = Instant::now();
+    e.send("go time 600000 wtime 50");
+    bestmove_of(&mut e, None, &[]);
+    assert!(t0.elapsed() < Duration::from_secs(3), "{:?}", t0.elapsed());
+}
