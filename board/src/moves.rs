@@ -129,6 +129,10 @@ impl FromStr for Move {
     /// Reads ICCS, case-insensitively, with or without the hyphen (`H2-E2`).
     fn from_str(s: &str) -> Result<Move, ParseMoveError> {
         let err = || ParseMoveError(s.chars().take(32).collect());
+        // Byte slicing below is only safe on ASCII text.
+        if !s.is_ascii() {
+            return Err(err());
+        }
         let b = s.as_bytes();
         let (from, to) = match b.len() {
             4 => (&s[..2], &s[2..]),
@@ -154,6 +158,8 @@ mod tests {
         assert_eq!(m.mirror().to_string(), "b2e2");
         for bad in [
             "", "h2", "h2h2", "h2e", "z2e2", "h2-e", "h2xe2", "é2e2", "h2e2e",
+            // Four or five bytes with a character across the split point.
+            "aé2", "a€", "h2é", "h€e2", "ab-é",
         ] {
             assert!(bad.parse::<Move>().is_err(), "{bad}");
         }

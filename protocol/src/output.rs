@@ -47,9 +47,24 @@ impl Output {
             .and_then(|()| sink.flush());
     }
 
-    /// `info string <text>`.
+    /// `info string <text>`, cleaned: GUIs read it as one ASCII line, but
+    /// the text may quote input (a FEN field, a move) of any length and
+    /// with any characters, so everything but printable ASCII becomes `?`
+    /// and the text is cut at [`MAX_DIAGNOSTIC`] characters.
     pub fn diagnostic(&self, text: &str) {
-        self.line(&format!("info string {text}"));
+        let mut clean = String::with_capacity(text.len().min(MAX_DIAGNOSTIC + 3));
+        for (n, c) in text.chars().enumerate() {
+            if n == MAX_DIAGNOSTIC {
+                clean.push_str("...");
+                break;
+            }
+            clean.push(if c.is_ascii_graphic() || c == ' ' {
+                c
+            } else {
+                '?'
+            });
+        }
+        self.line(&format!("info string {clean}"));
     }
 
     /// Runs `f` with exclusive use of the sink (for long multi-line output
@@ -61,6 +76,9 @@ impl Output {
         result
     }
 }
+
+/// The longest diagnostic text, in characters.
+const MAX_DIAGNOSTIC: usize = 1000;
 
 /// The integer both dialects print for a score: UCCI after `score`, UCI
 /// after `score cp`. Mates use `±(10000 − plies)`; other scores are clamped
@@ -106,7 +124,7 @@ pub fn reason_text(reason: Reason) -> &'static str {
         Reason::PerpetualCheck => "perpetual check",
         Reason::PerpetualChase => "perpetual chase",
         Reason::MutualPerpetual => "mutual perpetual",
-        Reason::RepetitionDraw => "repetition draw",
+        Reason::RepetitionDraw => "repetition (no perpetual check or chase)",
         Reason::MoveLimit => "move limit (60 moves without capture)",
         Reason::InsufficientMaterial => "insufficient material",
     }

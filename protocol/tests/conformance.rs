@@ -572,6 +572,27 @@ fn extra_binary_junk() {
 }
 
 #[test]
+fn extra_wide_characters_in_moves_and_fens() {
+    // Four-byte tokens with a character across the middle once panicked
+    // the ICCS reader; every reply stays ASCII.
+    let mut e = Engine::ucci();
+    e.send_all(&["position startpos moves aé2", "banmoves a€"]);
+    let before = e.sync();
+    assert_eq!(before.len(), 2, "{before:?}");
+    assert!(before.iter().all(|l| l.starts_with("info string ")));
+    e.send_all(&[
+        "position startpos",
+        "banmoves h€e2",
+        &format!("position fen {S0} w - - 0 é"),
+        "position startpos moves h2e2",
+        "go depth 1",
+    ]);
+    bestmove_of(&mut e, None, &["h2e2"]);
+    e.assert_protocol_only();
+    assert!(e.seen.iter().all(|l| l.is_ascii()), "{:?}", e.seen);
+}
+
+#[test]
 fn extra_huge_line_and_line_without_newline_then_eof() {
     let mut e = Engine::ucci();
     let mut huge = vec![b'a'; 3 << 20];

@@ -89,8 +89,15 @@ const NOISE: &[&str] = &[
     "h2-e2",
     "I9I0",
     "//////////",
+    "aé2",
+    "h2€",
+    "炮二平五",
     "",
 ];
+
+/// Characters of more than one byte, put inside tokens so that byte-wise
+/// slicing of a token would split one.
+const WIDE: &[&str] = &["é", "€", "炮", "\u{1f600}"];
 
 fn mutate(rng: &mut Rng, line: &str) -> Vec<u8> {
     let mut tokens: Vec<String> = line.split(' ').map(str::to_string).collect();
@@ -123,6 +130,15 @@ fn mutate(rng: &mut Rng, line: &str) -> Vec<u8> {
             // Cut anywhere, even inside a UTF-8 sequence.
             let bytes = line.as_bytes();
             return bytes[..rng.below(bytes.len() + 1)].to_vec();
+        }
+        6 => {
+            // A wide character in place of one character of a token.
+            let i = rng.below(tokens.len());
+            let chars: Vec<char> = tokens[i].chars().collect();
+            let at = rng.below(chars.len() + 1);
+            let head: String = chars[..at].iter().collect();
+            let tail: String = chars[(at + 1).min(chars.len())..].iter().collect();
+            tokens[i] = head + rng.pick(WIDE) + &tail;
         }
         _ => {}
     }
