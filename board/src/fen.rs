@@ -139,12 +139,18 @@ impl Setup {
             "b" | "B" => Color::Black,
             s => return Err(FenError::BadSide(s.chars().take(16).collect())),
         };
+        // Any run of decimal digits is a counter; values past u16::MAX
+        // saturate (rules.md §5 only asks for an integer, and every count
+        // from 120 on means the same for the move limit).
         let counter = |i: usize, default: u16| -> Result<u16, FenError> {
             match fields.get(i) {
                 None => Ok(default),
-                Some(s) => s
-                    .parse::<u16>()
-                    .map_err(|_| FenError::BadCounter(s.chars().take(16).collect())),
+                Some(s) if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => {
+                    // Digits only, so the parse fails only by overflow.
+                    Ok(s.parse::<u64>()
+                        .map_or(u16::MAX, |n| u16::try_from(n).unwrap_or(u16::MAX)))
+                }
+                Some(s) => Err(FenError::BadCounter(s.chars().take(16).collect())),
             }
         };
         let rule60 = counter(4, 0)?;
