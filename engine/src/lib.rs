@@ -163,7 +163,8 @@ pub struct Report {
     /// Whether the score is exact or a bound (aspiration fail).
     pub bound: Bound,
     /// `Some` when the score is a rule verdict (perpetual check, chase…)
-    /// rather than a mate.
+    /// rather than a mate, or a draw the line reaches by rule (move limit,
+    /// repetition, insufficient material) rather than an even evaluation.
     pub rule: Option<Reason>,
     /// Nodes searched so far.
     pub nodes: u64,
@@ -203,7 +204,8 @@ pub struct SearchResult {
     pub ponder: Option<Move>,
     /// Score of `best`.
     pub score: Score,
-    /// `Some` when the score is a rule verdict rather than a mate.
+    /// `Some` when the score is a rule verdict rather than a mate, or a
+    /// rule draw (see [`Report::rule`]).
     pub rule: Option<Reason>,
     /// Last completed depth.
     pub depth: u32,

@@ -913,9 +913,35 @@ impl<'a> SearchThread<'a> {
 
     /// The public score of an internal one, and the rule behind it when it
     /// is a rule verdict (found at the end of `pv`).
+    /// A draw score is named only when the line reaches a position the
+    /// rules declare drawn (a 0 may also be an even evaluation).
     fn public_score(&self, s: i32, pv: &[Move]) -> (Score, Option<Reason>) {
-        let rule = (s.abs() >= DECISIVE && s.abs() < MATE_BOUND).then(|| self.rule_at_end(pv));
+        let rule = if s.abs() >= DECISIVE && s.abs() < MATE_BOUND {
+            Some(self.rule_at_end(pv))
+        } else if s == DRAW {
+            self.draw_along(pv)
+        } else {
+            None
+        };
         (Score::from_raw(s), rule)
+    }
+
+    /// The rule of the first position along `pv` that the rules declare
+    /// drawn (move limit, repetition, insufficient material), if any.
+    fn draw_along(&self, pv: &[Move]) -> Option<Reason> {
+        let mut p = self.pos.clone();
+        for (i, &m) in pv.iter().enumerate() {
+            if !p.is_legal(m) {
+                break;
+            }
+            p.make_move(m);
+            match p.rule_verdict(i + 1) {
+                Some(Verdict::Draw(r)) => return Some(r),
+                Some(_) => return None,
+                None => {}
+            }
+        }
+        None
     }
 
     /// The rule that decides the line `pv` from the root: the first

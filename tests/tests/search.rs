@@ -344,3 +344,15 @@ fn favoured_move_is_kept_unless_clearly_worse() {
     let r = favour(fen, "e0f0", 5);
     assert_eq!(r.best, Some(mv("e1e4")));
 }
+
+#[test]
+fn rule_draws_are_named_even_scores_are_not() {
+    // One ply before the move limit with no mate in one: every line is a
+    // move-limit draw.
+    let r = search("3k5/4a4/9/9/9/9/9/9/9/R3K4 w - - 119 80", depth(3));
+    assert_eq!(r.score, Score::Cp(0));
+    assert_eq!(r.rule, Some(board::Reason::MoveLimit));
+    // The start position's score is an evaluation, never a rule.
+    let r = search(board::START_FEN, depth(3));
+    assert_eq!(r.rule, None);
+}
