@@ -25,6 +25,7 @@ enum Id {
     UseBook,
     BookFiles,
     BookDepth,
+    BookVariety,
     NewGame,
     Batch,
     Debug,
@@ -94,6 +95,16 @@ const SPECS: &[Spec] = &[
         uci: Some("BookDepth"),
         kind: Kind::Spin {
             default: 40,
+            min: 0,
+            max: 1000,
+        },
+    },
+    Spec {
+        id: Id::BookVariety,
+        ucci: "bookvariety",
+        uci: Some("BookVariety"),
+        kind: Kind::Spin {
+            default: 100,
             min: 0,
             max: 1000,
         },
@@ -179,6 +190,10 @@ pub struct Options {
     pub bookfiles: String,
     /// Consult the book only while the game ply is below this.
     pub bookdepth: u32,
+    /// How the book's weights are shaped: 0 plays the heaviest move, 100
+    /// chooses in proportion to the weights, more flattens toward uniform
+    /// (see `book::BookSet::choose`).
+    pub bookvariety: u32,
     /// Batch mode (§3).
     pub batch: bool,
     /// Debug output.
@@ -197,6 +212,7 @@ impl Default for Options {
             usebook: true,
             bookfiles: DEFAULT_BOOK.to_string(),
             bookdepth: 40,
+            bookvariety: 100,
             batch: false,
             debug: false,
             multipv: 1,
@@ -347,6 +363,7 @@ impl Options {
                     }
                     Id::MultiPv => self.multipv = n_usize,
                     Id::BookDepth => self.bookdepth = u32::try_from(n).unwrap_or(u32::MAX),
+                    Id::BookVariety => self.bookvariety = u32::try_from(n).unwrap_or(u32::MAX),
                     _ => {}
                 }
             }

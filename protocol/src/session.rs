@@ -700,7 +700,7 @@ impl Session {
             .book_seed
             .wrapping_mul(6_364_136_223_846_793_005)
             .wrapping_add(1_442_695_040_888_963_407);
-        let choice = set.choose(pos, 100, self.book_seed)?;
+        let choice = set.choose(pos, self.options.bookvariety, self.book_seed)?;
         if !allowed.contains(&choice.mv) {
             return None;
         }

@@ -1139,3 +1139,21 @@ fn extra_later_clock_token_overrides_earlier() {
     bestmove_of(&mut e, None, &[]);
     assert!(t0.elapsed() < Duration::from_secs(3), "{:?}", t0.elapsed());
 }
+
+#[test]
+fn extra_book_variety_zero_plays_the_heaviest_move() {
+    let mut e = Engine::uci();
+    e.send("setoption name BookVariety value 0");
+    for _ in 0..3 {
+        e.send("go movetime 100");
+        let (before, _, _) = e.final_line(SEARCH);
+        let line = before
+            .iter()
+            .find(|l| l.starts_with("info string book move "))
+            .unwrap_or_else(|| panic!("no book move: {before:?}"));
+        // "book move M among M1(w1) M2(w2) …", heaviest first.
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let heaviest = words[6].split('(').next().unwrap_or_default();
+        assert_eq!(words[4], heaviest, "{line}");
+    }
+}
