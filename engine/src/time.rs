@@ -16,6 +16,8 @@ const SUDDEN_DEATH_MOVES: u32 = 30;
 const HARD_FACTOR: u32 = 4;
 /// … but never more than this share of the usable time (per mille).
 const HARD_SHARE_PER_MILLE: u32 = 600;
+/// After a ponder hit, the hard bound is at most this many times the soft.
+const PONDER_HARD_FACTOR: u32 = 2;
 
 /// The time bounds of one search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +44,16 @@ impl TimeBudget {
             let (s, h) = clock_budget(&clock);
             soft = Some(soft.map_or(s, |x| x.min(s)));
             hard = Some(hard.map_or(h, |x| x.min(h)));
+        }
+        if limits.ponder
+            && let (Some(s), Some(h)) = (soft, hard)
+        {
+            // After `ponderhit` the search already holds the pondering
+            // time's depth and the iteration in progress is a long one;
+            // finishing it may overrun the target only twice, so the move
+            // follows soon after the hit (ucci.md case 16: within 1 s on a
+            // 10 s clock).
+            hard = Some(h.min(s * PONDER_HARD_FACTOR).max(s));
         }
         TimeBudget { soft, hard }
     }
@@ -115,6 +127,29 @@ mod tests {
             moves_to_go: Some(10),
         });
         assert_eq!(soft, ms(5_995));
+    }
+
+    #[test]
+    fn a_ponder_hit_overruns_the_target_at_most_twice() {
+        let clock = Clock {
+            time: ms(10_000),
+            increment: ms(0),
+            moves_to_go: None,
+        };
+        let normal = TimeBudget::new(&Limits {
+            clock: Some(clock),
+            ..Limits::default()
+        });
+        let ponder = TimeBudget::new(&Limits {
+            clock: Some(clock),
+            ponder: true,
+            ..Limits::default()
+        });
+        // usable 9950 ms: soft 331.666 ms, hard 4 × soft normally.
+        assert_eq!(ponder.soft, normal.soft);
+        assert_eq!(normal.hard, normal.soft.map(|s| s * 4));
+        assert_eq!(ponder.hard, normal.soft.map(|s| s * 2));
+        assert!(ponder.hard.is_some_and(|h| h < ms(1000)));
     }
 
     #[test]

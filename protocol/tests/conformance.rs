@@ -1,8 +1,10 @@
 //! Conformance transcripts against the real binary: the 30 cases of
 //! `docs/ucci.md` §10 (`case_NN_…`) and our own (`extra_…`), covering
-//! every class of bad input. Time bounds are deliberately generous (seconds
-//! where the contract says milliseconds) so the suite never flakes on a
-//! loaded machine; ordering and content are still checked exactly.
+//! every class of bad input. Ordering and content are checked exactly in
+//! every build. The contract's time bounds are checked as written in a
+//! release build (`cargo test --release -p protocol --test conformance`,
+//! which `.ci/run` runs); a debug build, many times slower and run beside
+//! the whole workspace's tests, gets ten times as long (see [`bound`]).
 
 mod common;
 
@@ -12,6 +14,17 @@ use common::{Engine, S0, SOON, legal_best, pos};
 
 /// Deadline for a shallow search to finish in a debug build.
 const SEARCH: Duration = Duration::from_secs(30);
+
+/// A time bound of the contract: as written in a release build, ten times
+/// as long in a debug build.
+fn bound(contract_ms: u64) -> Duration {
+    let ms = if cfg!(debug_assertions) {
+        contract_ms * 10
+    } else {
+        contract_ms
+    };
+    Duration::from_millis(ms)
+}
 
 fn bestmove_of(e: &mut Engine, fen: Option<&str>, moves: &[&str]) -> board::Move {
     let (_, line, _) = e.final_line(SEARCH);
@@ -24,7 +37,7 @@ fn case_01_ucci_handshake() {
     let t0 = Instant::now();
     e.send("ucci");
     let before = e.expect_line("ucciok");
-    assert!(t0.elapsed() < Duration::from_secs(2) || cfg!(debug_assertions));
+    assert!(t0.elapsed() < bound(2000), "{:?}", t0.elapsed());
     assert!(before[0].starts_with("id name Chariot"), "{before:?}");
     assert!(before.iter().any(|l| l.starts_with("id author ")));
     let options: Vec<&String> = before.iter().filter(|l| l.starts_with("option ")).collect();
@@ -187,6 +200,7 @@ fn case_12_sudden_death() {
     let t0 = Instant::now();
     e.send("go time 5000");
     bestmove_of(&mut e, None, &[]);
+    // "well under 5 s (< 2 s)": the contract's own figure, in every build.
     assert!(t0.elapsed() < Duration::from_secs(2), "{:?}", t0.elapsed());
 }
 
@@ -205,7 +219,8 @@ fn case_13_infinite_then_stop() {
     e.send("stop");
     let (_, line, at) = e.final_line(SOON);
     legal_best(&line, &board::Position::startpos());
-    assert!(at.duration_since(t0) < Duration::from_secs(2));
+    let took = at.duration_since(t0);
+    assert!(took < bound(200), "{took:?}");
     assert!(e.quiet_for(Duration::from_millis(300)).is_empty());
 }
 
@@ -217,7 +232,8 @@ fn case_14_isready_during_search() {
     let t0 = Instant::now();
     e.send("isready");
     let (before, _, at) = e.wait_for("readyok", SOON, |l| l == "readyok");
-    assert!(at.duration_since(t0) < Duration::from_secs(2));
+    let took = at.duration_since(t0);
+    assert!(took < bound(100), "{took:?}");
     assert!(!before.iter().any(|l| l.starts_with("bestmove")));
     e.send("stop");
     e.final_line(SOON);
@@ -253,11 +269,8 @@ fn case_16_ponderhit() {
     let fen = format!("{S0} w - - 0 1");
     let (_, line, at) = e.final_line(SOON);
     legal_best(&line, &pos(Some(&fen), &["b0c2", "b9c7"]));
-    assert!(
-        at.duration_since(t0) < Duration::from_secs(4),
-        "{:?}",
-        at.duration_since(t0)
-    );
+    let took = at.duration_since(t0);
+    assert!(took < bound(1000), "{took:?}");
 }
 
 #[test]
@@ -269,7 +282,8 @@ fn case_17_stop_while_pondering() {
     e.send("stop");
     let (_, line, at) = e.final_line(SOON);
     legal_best(&line, &board::Position::startpos());
-    assert!(at.duration_since(t0) < Duration::from_secs(2));
+    let took = at.duration_since(t0);
+    assert!(took < bound(200), "{took:?}");
 }
 
 const BANNED: [&str; 8] = [
@@ -365,14 +379,16 @@ fn case_25_quit() {
     e.expect_line("bye");
     let status = e.exit_within(Duration::from_secs(5)).expect("exits");
     assert!(status.success());
-    assert!(t0.elapsed() < Duration::from_secs(5));
+    assert!(t0.elapsed() < bound(1000), "{:?}", t0.elapsed());
 }
 
 #[test]
 fn case_26_eof() {
     let mut e = Engine::ucci();
+    let t0 = Instant::now();
     e.close();
     let status = e.exit_within(Duration::from_secs(5)).expect("exits at EOF");
+    assert!(t0.elapsed() < bound(1000), "{:?}", t0.elapsed());
     assert!(status.success());
     assert_eq!(e.seen.last().map(String::as_str), Some("bye"));
 }
