@@ -752,19 +752,30 @@ impl Position {
     /// Counts the leaves of the legal move tree `depth` plies deep. The last
     /// ply is counted in bulk (moves generated, not made).
     pub fn perft(&mut self, depth: u32) -> u64 {
+        self.perft_until(depth, &|| false).unwrap_or(0)
+    }
+
+    /// [`Position::perft`] that gives up, returning `None`, once `stop`
+    /// says so; it is asked at every node above the last ply, so a deep
+    /// count can be interrupted within microseconds.
+    pub fn perft_until(&mut self, depth: u32, stop: &impl Fn() -> bool) -> Option<u64> {
         if depth == 0 {
-            return 1;
+            return Some(1);
         }
         if depth == 1 {
-            return self.count_legal_moves() as u64;
+            return Some(self.count_legal_moves() as u64);
+        }
+        if stop() {
+            return None;
         }
         let mut total = 0;
         for m in self.legal_moves() {
             self.make_move(m);
-            total += self.perft(depth - 1);
+            let n = self.perft_until(depth - 1, stop);
             self.unmake_move();
+            total += n?;
         }
-        total
+        Some(total)
     }
 
     /// Perft that makes and unmakes every move down to the leaves, for
@@ -784,16 +795,26 @@ impl Position {
 
     /// Perft split by root move, in generation order.
     pub fn divide(&mut self, depth: u32) -> Vec<(Move, u64)> {
+        self.divide_until(depth, &|| false).unwrap_or_default()
+    }
+
+    /// [`Position::divide`] that gives up like [`Position::perft_until`].
+    pub fn divide_until(
+        &mut self,
+        depth: u32,
+        stop: &impl Fn() -> bool,
+    ) -> Option<Vec<(Move, u64)>> {
         if depth == 0 {
-            return Vec::new();
+            return Some(Vec::new());
         }
         let mut out = Vec::new();
         for m in self.legal_moves() {
             self.make_move(m);
-            out.push((m, self.perft(depth - 1)));
+            let n = self.perft_until(depth - 1, stop);
             self.unmake_move();
+            out.push((m, n?));
         }
-        out
+        Some(out)
     }
 }
 

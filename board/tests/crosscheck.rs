@@ -302,3 +302,22 @@ fn bulk_perft_matches_full_perft() {
         assert_eq!(p.perft(3), p.perft_full(3), "{}", pos.fen());
     }
 }
+
+#[test]
+fn perft_until_gives_up_when_asked_and_only_then() {
+    let mut pos = Position::startpos();
+    assert_eq!(pos.perft_until(3, &|| false), Some(79_666));
+    assert_eq!(pos.perft_until(3, &|| true), None);
+    // The last ply is counted without asking.
+    assert_eq!(pos.perft_until(1, &|| true), Some(44));
+    // Stopping part-way leaves the position as it was.
+    let asked = std::cell::Cell::new(0);
+    let stop = || {
+        asked.set(asked.get() + 1);
+        asked.get() > 100
+    };
+    assert_eq!(pos.divide_until(4, &stop), None);
+    assert_eq!(pos.fen(), Position::startpos().fen());
+    assert_eq!(pos.key(), Position::startpos().key());
+    assert_eq!(pos.divide_until(0, &|| true), Some(Vec::new()));
+}

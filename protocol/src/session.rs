@@ -9,10 +9,13 @@
 //! queued until the final line (`docs/ucci.md` §9 c; in batch mode nearly
 //! everything waits). Exactly one final line is printed per `go`: it is
 //! held back while pondering, or for `go infinite`, until `ponderhit` or
-//! `stop`.
+//! `stop`. A `go perft` counts on a thread of its own in the same way, so
+//! that a deep count can be stopped.
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use board::{Color, Move, Outcome, Position, Reason};
@@ -70,6 +73,14 @@ impl Running {
     }
 }
 
+/// A `go perft` counting on its own thread. The thread returns the text
+/// (`None` when stopped) and the session prints it when it collects the
+/// thread, so output stays in the session's order.
+struct PerftJob {
+    stop: Arc<AtomicBool>,
+    thread: JoinHandle<Option<String>>,
+}
+
 /// The memory the system could still give us, in MB, where the system
 /// says (Linux `MemAvailable`). A table larger than this would not fail to
 /// allocate under overcommit; it would get the process killed while being
@@ -99,6 +110,7 @@ pub struct Session {
     bans: Vec<Move>,
     book: Option<book::BookSet>,
     search: Option<Running>,
+    perft: Option<PerftJob>,
     queue: VecDeque<Input>,
     /// Varies book choices from game to game.
     book_seed: u64,
@@ -124,6 +136,7 @@ impl Session {
             bans: Vec::new(),
             book,
             search: None,
+            perft: None,
             queue: VecDeque::new(),
             book_seed,
         }
@@ -132,11 +145,13 @@ impl Session {
     /// Runs until `quit` or end of input.
     pub fn run(mut self, input: &Receiver<Input>) {
         loop {
-            let flow = if self.search.is_some() {
+            let flow = if self.search.is_some() || self.perft.is_some() {
                 match input.recv_timeout(POLL) {
-                    Ok(item) => self.during_search(item),
+                    Ok(item) if self.search.is_some() => self.during_search(item),
+                    Ok(item) => self.during_perft(item),
                     Err(RecvTimeoutError::Timeout) => {
                         self.poll_search();
+                        self.poll_perft();
                         Flow::Continue
                     }
                     // The reader sends `Eof` before it goes, so the end of
@@ -144,6 +159,7 @@ impl Session {
                     Err(RecvTimeoutError::Disconnected) => {
                         std::thread::sleep(POLL);
                         self.poll_search();
+                        self.poll_perft();
                         Flow::Continue
                     }
                 }
@@ -198,6 +214,53 @@ impl Session {
             }
         }
         Flow::Continue
+    }
+
+    /// Handles one input while a `go perft` counts: `isready` is answered,
+    /// `stop` ends the count, `quit` and EOF end it and the session; the
+    /// rest waits for the count (everything does in batch mode).
+    fn during_perft(&mut self, item: Input) -> Flow {
+        match item {
+            Input::Line(Ok(Command::Empty)) => {}
+            _ if self.options.batch => self.queue.push_back(item),
+            Input::Line(Ok(Command::IsReady)) => self.out.line("readyok"),
+            Input::Line(Ok(Command::Stop)) => self.stop_perft(),
+            Input::Eof | Input::Line(Ok(Command::Quit)) => {
+                self.stop_perft();
+                return self.quit();
+            }
+            other => {
+                if self.options.debug {
+                    self.diag("queued until perft ends");
+                }
+                self.queue.push_back(other);
+            }
+        }
+        Flow::Continue
+    }
+
+    /// Prints the `go perft` result once its thread has finished.
+    fn poll_perft(&mut self) {
+        if self
+            .perft
+            .as_ref()
+            .is_some_and(|job| job.thread.is_finished())
+        {
+            self.stop_perft();
+        }
+    }
+
+    /// Stops the `go perft` thread, waits for it and prints what it
+    /// counted (or that it was stopped).
+    fn stop_perft(&mut self) {
+        if let Some(job) = self.perft.take() {
+            job.stop.store(true, Ordering::Relaxed);
+            match job.thread.join() {
+                Ok(Some(text)) => self.out.line(&text),
+                Ok(None) => self.diag("perft stopped"),
+                Err(_) => self.diag("perft failed"),
+            }
+        }
     }
 
     /// Collects the worker's result when it has finished, and prints the
@@ -483,25 +546,31 @@ impl Session {
         self.out.line(&line);
     }
 
-    fn perft(&self, depth: u32) {
+    /// Starts `go perft` on its own thread (see [`Session::during_perft`]).
+    fn perft(&mut self, depth: u32) {
         let Some(pos) = &self.position else {
             self.diag("no valid position");
             return;
         };
         let mut pos = pos.clone();
-        let mut text = String::new();
-        let total = if depth == 0 {
-            1
-        } else {
-            let divide = pos.divide(depth);
-            for (m, n) in &divide {
-                text.push_str(&format!("{m}: {n}\n"));
-            }
-            text.push('\n');
-            divide.iter().map(|(_, n)| n).sum()
-        };
-        text.push_str(&format!("Nodes searched: {total}"));
-        self.out.line(&text);
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        let thread = std::thread::spawn(move || {
+            let divide = pos.divide_until(depth, &|| flag.load(Ordering::Relaxed))?;
+            let mut text = String::new();
+            let total = if depth == 0 {
+                1
+            } else {
+                for (m, n) in &divide {
+                    text.push_str(&format!("{m}: {n}\n"));
+                }
+                text.push('\n');
+                divide.iter().map(|(_, n)| n).sum()
+            };
+            text.push_str(&format!("Nodes searched: {total}"));
+            Some(text)
+        });
+        self.perft = Some(PerftJob { stop, thread });
     }
 
     fn bench(&self) {

@@ -876,6 +876,30 @@ fn extra_perft() {
 }
 
 #[test]
+fn extra_deep_perft_can_be_stopped() {
+    // A count that would run for ages leaves the engine responsive:
+    // `isready` is answered, `stop` ends the count, queued lines follow.
+    let mut e = Engine::ucci();
+    e.send_all(&["go perft 64", "position startpos moves h2e2"]);
+    std::thread::sleep(Duration::from_millis(200));
+    let t0 = Instant::now();
+    let before = e.sync();
+    assert!(t0.elapsed() < bound(100), "{:?}", t0.elapsed());
+    assert!(before.is_empty(), "{before:?}");
+    e.send("stop");
+    let (before, _, _) = e.wait_for("perft stopped", SOON, |l| l == "info string perft stopped");
+    assert!(before.is_empty(), "{before:?}");
+    // The queued position was applied after the count.
+    e.send("go perft 1");
+    let (before, line, _) = e.wait_for("perft total", SEARCH, |l| l.starts_with("Nodes searched"));
+    assert_eq!(line, "Nodes searched: 45", "{before:?}");
+    // `quit` during a count ends it and the session.
+    e.send_all(&["go perft 64", "quit"]);
+    e.expect_line("bye");
+    e.exit_within(Duration::from_secs(5)).expect("exits");
+}
+
+#[test]
 fn extra_queued_gos_answer_in_order() {
     let mut e = Engine::ucci();
     e.send_all(&[
