@@ -327,11 +327,32 @@ impl Position {
         self.file_occ[a.file().index()] & mask
     }
 
-    /// Whether `sq` is attacked by `by`'s pieces on the current board. For a
+    /// Whether a piece of `by` attacks `sq`: could capture an enemy piece
+    /// standing there by its movement rules, pins ignored (so for a square
+    /// holding `by`'s own piece: whether it is protected). On the other
     /// general's square this includes the flying-general rule.
     pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
         let occ = self.by_color[0] | self.by_color[1];
-        self.attacked_in(sq, by, occ, self.file_occ[sq.file().index()] as usize, 0)
+        let file_occ = self.file_occ[sq.file().index()] as usize;
+        if sq == self.kings[(!by).index()] {
+            return self.attacked_in(sq, by, occ, file_occ, 0);
+        }
+        // Elsewhere the general attacks only its neighbours in the palace,
+        // and advisors and elephants count (they never reach the other
+        // general, so the check test above leaves them out).
+        let theirs = &self.by_piece[by.index()];
+        let bit = 1u128 << sq.index();
+        attacks::line_attacks(Line::Rook, sq, occ, file_occ) & theirs[PieceKind::Rook.index()] != 0
+            || attacks::line_attacks(Line::Cannon, sq, occ, file_occ)
+                & theirs[PieceKind::Cannon.index()]
+                != 0
+            || attacks::knight_attackers(sq, occ) & theirs[PieceKind::Knight.index()] != 0
+            || attacks::pawn_attackers(by, sq) & theirs[PieceKind::Pawn.index()] != 0
+            || attacks::king_moves(self.kings[by.index()]) & bit != 0
+            || crate::Bitboard(theirs[PieceKind::Advisor.index()])
+                .any(|a| attacks::advisor_moves(a) & bit != 0)
+            || crate::Bitboard(theirs[PieceKind::Bishop.index()])
+                .any(|b| attacks::bishop_moves(b, occ) & bit != 0)
     }
 
     /// Attack test on a hypothetical board: `occ` is the occupancy,

@@ -147,6 +147,22 @@ impl Naive {
     }
 }
 
+impl Naive {
+    /// Whether a piece of `by` could capture an enemy piece standing on
+    /// `sq` (pins ignored), flying general included on the other general's
+    /// square.
+    fn attacked(&self, sq: usize, by: Color) -> bool {
+        if sq == self.king(!by) {
+            return self.king_attacked(!by);
+        }
+        let mut probe = self.clone();
+        probe.cells[sq] = Some(Piece::new(!by, PieceKind::Pawn));
+        (0..90).any(|i| {
+            i != sq && probe.cells[i].is_some_and(|p| p.color() == by) && probe.can_move(i, sq)
+        })
+    }
+}
+
 fn sorted(mut v: Vec<Move>) -> Vec<Move> {
     v.sort();
     v
@@ -320,4 +336,21 @@ fn perft_until_gives_up_when_asked_and_only_then() {
     assert_eq!(pos.fen(), Position::startpos().fen());
     assert_eq!(pos.key(), Position::startpos().key());
     assert_eq!(pos.divide_until(0, &|| true), Some(Vec::new()));
+}
+
+#[test]
+fn attacked_squares_equal_naive_attacks() {
+    for pos in random_positions(20, 120) {
+        let naive = Naive::from(&pos);
+        for sq in Square::all() {
+            for by in [Color::Red, Color::Black] {
+                assert_eq!(
+                    pos.is_attacked(sq, by),
+                    naive.attacked(sq.index(), by),
+                    "{sq} by {by:?} in {}",
+                    pos.fen()
+                );
+            }
+        }
+    }
 }

@@ -1058,49 +1058,11 @@ fn attacker_count(pos: &Position, color: Color) -> u32 {
 }
 
 /// Whether `color` defends `sq` (its own piece stands there) on the
-/// current board: the board's attack test plus the general, advisors and
-/// elephants, which it omits (they never give check). Screens moved by the
-/// capture itself are not considered: this is the cheap protection test of
-/// move ordering, not an exchange evaluation.
+/// current board, by any piece, general, advisors and elephants included.
+/// Screens moved by the capture itself are not considered: this is the
+/// cheap protection test of move ordering, not an exchange evaluation.
 pub(crate) fn defended(pos: &Position, sq: Square, color: Color) -> bool {
-    if pos.is_attacked(sq, color) {
-        return true;
-    }
-    if sq.in_palace(color) {
-        let k = pos.king_square(color);
-        let (df, dr) = (
-            k.file().index() as i32 - sq.file().index() as i32,
-            k.rank().index() as i32 - sq.rank().index() as i32,
-        );
-        if df.abs() + dr.abs() == 1 {
-            return true;
-        }
-        for a in pos.pieces(color, PieceKind::Advisor) {
-            let (df, dr) = (
-                a.file().index() as i32 - sq.file().index() as i32,
-                a.rank().index() as i32 - sq.rank().index() as i32,
-            );
-            if df.abs() == 1 && dr.abs() == 1 {
-                return true;
-            }
-        }
-    }
-    if sq.on_own_side(color) {
-        for e in pos.pieces(color, PieceKind::Bishop) {
-            let (df, dr) = (
-                e.file().index() as i32 - sq.file().index() as i32,
-                e.rank().index() as i32 - sq.rank().index() as i32,
-            );
-            if df.abs() == 2
-                && dr.abs() == 2
-                && let Some(eye) = sq.offset(df / 2, dr / 2)
-                && pos.piece_at(eye).is_none()
-            {
-                return true;
-            }
-        }
-    }
-    false
+    pos.is_attacked(sq, color)
 }
 
 #[cfg(test)]
