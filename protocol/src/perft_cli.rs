@@ -1,6 +1,7 @@
 //! `chariot perft`: divide output for one position, or a whole EPD suite
 //! checked against its stored counts.
 
+use std::io::{ErrorKind, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -24,6 +25,30 @@ pub struct PerftArgs {
 
 /// Exit status for bad arguments.
 const USAGE: u8 = 2;
+
+/// `println!` that does not panic: a closed pipe (`chariot perft 5 | head`)
+/// ends the program quietly, like other command-line tools; any other
+/// write error ends it with a message and status 1.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        emit(format_args!($($arg)*))
+    };
+}
+
+fn emit(text: std::fmt::Arguments<'_>) {
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out
+        .write_fmt(text)
+        .and_then(|()| out.write_all(b"\n"))
+        .and_then(|()| out.flush())
+    {
+        if e.kind() == ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("chariot perft: cannot write the output: {e}");
+        std::process::exit(1);
+    }
+}
 
 fn parse_depth(text: &str) -> Result<u32, String> {
     match text.parse::<u32>() {
@@ -71,12 +96,12 @@ pub fn run(args: &PerftArgs) -> ExitCode {
         divide.iter().map(|(_, n)| n).sum()
     };
     for (m, n) in &divide {
-        println!("{m}: {n}");
+        say!("{m}: {n}");
     }
-    println!();
-    println!("Nodes searched: {total}");
+    say!("");
+    say!("Nodes searched: {total}");
     let secs = elapsed.as_secs_f64();
-    println!("Time (ms): {}", elapsed.as_millis());
+    say!("Time (ms): {}", elapsed.as_millis());
     #[allow(
         clippy::cast_precision_loss,
         clippy::cast_possible_truncation,
@@ -87,7 +112,7 @@ pub fn run(args: &PerftArgs) -> ExitCode {
     } else {
         0
     };
-    println!("Nodes/second: {nps}");
+    say!("Nodes/second: {nps}");
     ExitCode::SUCCESS
 }
 
@@ -110,9 +135,14 @@ fn run_epd(file: &PathBuf, max_depth: u32, max_nodes: u64) -> ExitCode {
         }
         let mut parts = line.split(';');
         let fen = parts.next().unwrap_or("").trim();
+        // A bad line fails the suite but does not hide the others.
         let mut pos = match Position::from_fen(fen) {
             Ok(p) => p,
-            Err(e) => return usage(&format!("{}:{}: invalid FEN: {e}", file.display(), n + 1)),
+            Err(e) => {
+                failed += 1;
+                say!("INVALID line {}: {e}: {fen}", n + 1);
+                continue;
+            }
         };
         for part in parts {
             let Some((d, count)) = part.trim().split_once(' ') else {
@@ -140,20 +170,20 @@ fn run_epd(file: &PathBuf, max_depth: u32, max_nodes: u64) -> ExitCode {
             total += got;
             if got != expected {
                 failed += 1;
-                println!(
+                say!(
                     "MISMATCH line {} depth {depth}: expected {expected}, got {got}: {fen}",
                     n + 1
                 );
                 let mut divide = pos.divide(depth);
                 divide.sort_by_key(|(m, _)| m.to_string());
                 for (m, c) in divide {
-                    println!("  {m}: {c}");
+                    say!("  {m}: {c}");
                 }
             }
         }
     }
-    println!(
-        "{checked} counts checked, {failed} mismatches, {total} leaves in {} ms",
+    say!(
+        "{checked} counts checked, {failed} mismatches or invalid lines, {total} leaves in {} ms",
         start.elapsed().as_millis()
     );
     if failed > 0 {

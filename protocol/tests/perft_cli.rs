@@ -94,5 +94,20 @@ fn epd_suite_passes_and_mismatch_fails() {
         "{text}"
     );
     assert!(text.contains("  a1d1: "), "divide printed: {text}");
+    // An unreadable line fails the suite but the others are still checked.
+    let mixed = dir.join("mixed.epd");
+    std::fs::write(
+        &mixed,
+        "rnbakabnr/9 w ;D1 44\n3k5/9/9/9/9/9/9/3n5/R8/4K4 w - - 0 1 ;D1 4\n",
+    )
+    .unwrap();
+    let out = chariot(&["perft", "--epd", mixed.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    assert!(text.contains("INVALID line 1: "), "{text}");
+    assert!(
+        text.contains("1 counts checked, 1 mismatches or invalid lines"),
+        "{text}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
