@@ -151,7 +151,8 @@ impl EleeyeBook {
     /// # Errors
     /// [`BookError::UnknownFormat`] if the data is empty or not a whole
     /// number of records, [`BookError::BadRecord`] if the locks are not in
-    /// ascending order (a damaged or foreign file).
+    /// ascending order or a move does not join two points of the board (a
+    /// damaged or foreign file).
     pub fn from_bytes(data: &[u8]) -> Result<EleeyeBook, BookError> {
         if data.is_empty() || !data.len().is_multiple_of(RECORD_LEN) {
             return Err(BookError::UnknownFormat { len: data.len() });
@@ -167,6 +168,14 @@ impl EleeyeBook {
                 return Err(BookError::BadRecord {
                     index,
                     reason: "BOOK.DAT locks are not in ascending order",
+                });
+            }
+            // Every move of a real BOOK.DAT joins two points of the board;
+            // anything else (zeros, text) is not a BOOK.DAT at all.
+            if decode_move(r.mv).is_none() {
+                return Err(BookError::BadRecord {
+                    index,
+                    reason: "BOOK.DAT move is not between two points of the board",
                 });
             }
             records.push(r);
@@ -266,11 +275,30 @@ mod tests {
             EleeyeBook::from_bytes(&[0; 12]),
             Err(BookError::UnknownFormat { len: 12 })
         ));
-        let mut unsorted = vec![0u8; 16];
-        unsorted[0] = 5;
+        // Two records with a real move (h2e2 in ElephantEye's numbering),
+        // the second lock smaller than the first.
+        let ee =
+            |name: &str| u16::try_from(to_ee_square(name.parse().expect("square"))).expect("fits");
+        let h2e2 = ee("h2") | (ee("e2") << 8);
+        let record = |lock: u32| {
+            let mut r = lock.to_le_bytes().to_vec();
+            r.extend(h2e2.to_le_bytes());
+            r.extend(1u16.to_le_bytes());
+            r
+        };
+        assert!(EleeyeBook::from_bytes(&[record(3), record(5)].concat()).is_ok());
         assert!(matches!(
-            EleeyeBook::from_bytes(&unsorted),
+            EleeyeBook::from_bytes(&[record(5), record(3)].concat()),
             Err(BookError::BadRecord { index: 1, .. })
+        ));
+        // Zeros or text of the right length are not a BOOK.DAT.
+        assert!(matches!(
+            EleeyeBook::from_bytes(&[0; 4096]),
+            Err(BookError::BadRecord { index: 0, .. })
+        ));
+        assert!(matches!(
+            EleeyeBook::from_bytes(b"aaaaaaaabbbbbbbb"),
+            Err(BookError::BadRecord { index: 0, .. })
         ));
     }
 }

@@ -91,12 +91,7 @@ impl fmt::Display for BookError {
     }
 }
 
-impl std::error::Error for BookError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            BookError::Io { source, .. } => Some(source),
-            BookError::InFile { error, .. } => Some(error.as_ref()),
-            _ => None,
-        }
-    }
-}
+// Every message already says its cause (`path: why`), so no error names a
+// `source`: a reporter walking the chain (anyhow's `{:#}`) would print the
+// cause twice.
+impl std::error::Error for BookError {}
