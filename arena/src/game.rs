@@ -221,6 +221,12 @@ fn go_command(
                     increment.as_millis()
                 ),
                 Protocol::Ucci => {
+                    // An engine without `usemillisec` reads whole seconds:
+                    // the clock is rounded down (never promising time it
+                    // does not have) but sent as at least 1, since some
+                    // engines read `time 0` as "no clock"; the increment is
+                    // rounded down. Engines that advertise `usemillisec`
+                    // have it switched on and get milliseconds.
                     let unit = |d: Duration| {
                         if engine.uses_millis() {
                             d.as_millis().max(1)

@@ -65,7 +65,8 @@ pub struct EloEstimate {
 }
 
 impl EloEstimate {
-    /// Half the width of the interval: the "±" figure.
+    /// Half the width of the interval: the "±" figure (NaN when the
+    /// samples show no spread to estimate it from).
     pub fn error(&self) -> f64 {
         (self.upper - self.lower) / 2.0
     }
@@ -73,7 +74,9 @@ impl EloEstimate {
 
 impl fmt::Display for EloEstimate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.elo.is_finite() && self.error().is_finite() {
+        if self.elo.is_finite() && self.error().is_nan() {
+            write!(f, "{:+.1} ± n/a", self.elo)
+        } else if self.elo.is_finite() && self.error().is_finite() {
             write!(f, "{:+.1} ± {:.1}", self.elo, self.error())
         } else if self.elo.is_finite() {
             write!(f, "{:+.1} ± inf", self.elo)
@@ -103,6 +106,15 @@ fn mean_var(bins: &[(f64, f64)]) -> Option<(f64, f64, f64)> {
 /// each end converted to Elo.
 fn elo_of_bins(bins: &[(f64, f64)]) -> Option<EloEstimate> {
     let (n, mu, var) = mean_var(bins)?;
+    // Identical samples (one game, or all draws) say nothing about the
+    // spread: the interval is unknown, not zero wide.
+    if var == 0.0 {
+        return Some(EloEstimate {
+            elo: elo_from_score(mu),
+            lower: f64::NAN,
+            upper: f64::NAN,
+        });
+    }
     let half = Z95 * (var / n).sqrt();
     Some(EloEstimate {
         elo: elo_from_score(mu),
@@ -551,5 +563,14 @@ mod tests {
         };
         let llr = sprt.llr(&p);
         assert!(llr.is_finite() && llr < -2.944, "{llr}");
+    }
+
+    #[test]
+    fn identical_samples_leave_the_interval_unknown() {
+        let e = elo_of_bins(&[(0.5, 7.0)]).expect("samples");
+        assert!(close(e.elo, 0.0, 1e-9));
+        assert!(e.error().is_nan());
+        assert_eq!(e.to_string(), "+0.0 ± n/a");
+        assert!(elo_of_bins(&[]).is_none());
     }
 }

@@ -185,6 +185,10 @@ impl Tournament {
         let date = pgn::today();
         let tc = self.settings.tc.to_string();
         let mut done = 0u64;
+        // A PGN write failure ends the run, but only after the games in
+        // progress, so that every engine gets its `quit` and none is left
+        // running.
+        let mut pgn_error: Option<anyhow::Error> = None;
 
         for message in &rx {
             let (job, second, record) = match message {
@@ -240,9 +244,17 @@ impl Tournament {
                     round,
                     time_control: &tc,
                 };
-                file.write_all(pgn::write_game(&record, &ctx).as_bytes())
-                    .context("cannot write the PGN file")?;
-                file.flush().context("cannot write the PGN file")?;
+                let written = file
+                    .write_all(pgn::write_game(&record, &ctx).as_bytes())
+                    .and_then(|()| file.flush());
+                if let Err(e) = written {
+                    eprintln!(
+                        "error: cannot write the PGN file: {e}; finishing the games in progress"
+                    );
+                    pgn_error = Some(anyhow::Error::new(e).context("cannot write the PGN file"));
+                    pgn_file = None;
+                    stopped = true;
+                }
             }
 
             let mut line = format!(
@@ -252,6 +264,13 @@ impl Tournament {
                 record.result.pgn(),
                 record.termination
             );
+            if stats.len() > 1 {
+                let _ = write!(
+                    line,
+                    " | {}",
+                    standings_text(&self.engines, &points, &played)
+                );
+            }
             if stats.len() == 1 {
                 let st = &stats[0];
                 let _ = write!(
@@ -291,7 +310,7 @@ impl Tournament {
             "{}",
             self.report(&stats, &points, &played, &terminations, &faults, done)
         );
-        Ok(())
+        pgn_error.map_or(Ok(()), Err)
     }
 
     fn report(
@@ -464,6 +483,22 @@ fn two_mut<T>(v: &mut [T], i: usize, j: usize) -> Option<(&mut T, &mut T)> {
         let (lo, hi) = v.split_at_mut(i);
         Some((&mut hi[0], &mut lo[j]))
     }
+}
+
+/// The round-robin standings for the progress line, leader first:
+/// `a 3.5/5, b 2/4, c 1.5/3` (points / games).
+fn standings_text(engines: &[EngineSpec], points: &[u64], played: &[u64]) -> String {
+    let mut order: Vec<usize> = (0..engines.len()).collect();
+    order.sort_by_key(|&i| (std::cmp::Reverse(points[i]), played[i]));
+    order
+        .iter()
+        .map(|&i| {
+            let whole = points[i] / 2;
+            let half = if points[i] % 2 == 1 { ".5" } else { "" };
+            format!("{} {whole}{half}/{}", engines[i].name, played[i])
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 #[cfg(test)]

@@ -750,3 +750,53 @@ fn what_the_engines_are_sent() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn unwritable_pgn_ends_the_run_without_leaking_engines() {
+    // /dev/full accepts the open and fails every write.
+    if !Path::new("/dev/full").exists() {
+        return;
+    }
+    let dir = scratch("pgn-full");
+    let pids = dir.join("pids");
+    std::fs::create_dir_all(&pids).unwrap();
+    let pid_dir = format!("arg={}", pids.display());
+    let mut args = Vec::new();
+    for name in ["a", "b"] {
+        args.extend(strings(&[
+            "--engine",
+            &format!("name={name}"),
+            &format!("cmd={MOCK}"),
+            "arg=--ignore-quit",
+            "arg=--pid-dir",
+            &pid_dir,
+        ]));
+    }
+    args.extend(strings(&[
+        "--depth",
+        "1",
+        "--games",
+        "8",
+        "--concurrency",
+        "2",
+        "--grace",
+        "200",
+        "--max-plies",
+        "20",
+        "--pgn",
+        "/dev/full",
+    ]));
+    let out = Command::new(ARENA)
+        .args(&args)
+        .output()
+        .expect("arena runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("cannot write the PGN file"), "{stderr}");
+    // The run stopped early: the games in progress finished, no new ones.
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("Finished "), "{stdout}");
+    assert!(!stdout.contains("[8/8]"), "{stdout}");
+    assert_no_leaks(&pids);
+    let _ = std::fs::remove_dir_all(&dir);
+}
