@@ -111,7 +111,8 @@ struct Seen {
 ///
 /// 1. Replay the first `max_plies` plies of every game with a known result;
 ///    tally every position at plies `min_plies..=max_plies` by Zobrist key
-///    (transpositions merge): games through it, Red's score, draws.
+///    (the smaller of the position's and its mirror's, so transpositions
+///    and mirrored lines merge): games through it, Red's score, draws.
 /// 2. Keep positions seen in at least `min_games` games whose Red score is
 ///    within `max_imbalance` of ½ — lines both colours were happy to play.
 /// 3. Group them by the position at `min_plies` (the line's trunk) and keep
@@ -159,7 +160,9 @@ pub fn build(input: impl BufRead, settings: &BuildSettings) -> Result<(String, u
             if plies < settings.min_plies {
                 continue;
             }
-            let key = pos.key();
+            // A position and its left-right mirror are the same opening:
+            // tally both under the smaller key.
+            let key = pos.key().min(pos.mirrored_key());
             if plies == settings.min_plies {
                 trunk = key;
             }

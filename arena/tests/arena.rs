@@ -635,7 +635,8 @@ fn opening_suite_is_valid() {
         }
         assert_eq!(replay.key(), pos.key(), "{line}");
         assert!(pos.has_legal_move() && !pos.in_check(), "{line}");
-        assert!(keys.insert(pos.key()), "duplicate: {line}");
+        let canonical = pos.key().min(pos.mirrored_key());
+        assert!(keys.insert(canonical), "duplicate or mirror: {line}");
         count += 1;
     }
     assert_eq!(count, 240);
