@@ -354,15 +354,32 @@ impl Engine {
     /// Resizes the table (rounded down to a power of two of buckets). The
     /// content is lost. Waits for a running search first.
     ///
+    /// The old table is freed before the new one is built, so the peak
+    /// memory is the larger of the two sizes, not their sum.
+    ///
     /// # Errors
-    /// [`EngineError::HashSize`] for 0 MB, more than [`tt::MAX_MB`], or a
-    /// size that cannot be allocated; the old table stays.
+    /// [`EngineError::HashSize`] for 0 MB or more than [`tt::MAX_MB`] (the
+    /// old table stays, contents and all), or a size the system cannot
+    /// give (an empty table of the old size takes its place).
     pub fn set_hash_mb(&mut self, mb: usize) -> Result<(), EngineError> {
-        let tt =
-            TranspositionTable::try_new(mb, TtPolicy::TwoTier).ok_or(EngineError::HashSize(mb))?;
+        if mb == 0 || mb > tt::MAX_MB {
+            return Err(EngineError::HashSize(mb));
+        }
         self.wait();
-        self.tt = Arc::new(tt);
-        Ok(())
+        let old_mb = self.tt.size_mb();
+        // A 1 MB stand-in, so that the old table's memory is returned
+        // before the new one is asked for.
+        if let Some(small) = TranspositionTable::try_new(1, TtPolicy::TwoTier) {
+            self.tt = Arc::new(small);
+        }
+        if let Some(tt) = TranspositionTable::try_new(mb, TtPolicy::TwoTier) {
+            self.tt = Arc::new(tt);
+            return Ok(());
+        }
+        if let Some(tt) = TranspositionTable::try_new(old_mb, TtPolicy::TwoTier) {
+            self.tt = Arc::new(tt);
+        }
+        Err(EngineError::HashSize(mb))
     }
 
     /// The table size in MB.

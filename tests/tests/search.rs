@@ -356,3 +356,21 @@ fn rule_draws_are_named_even_scores_are_not() {
     let r = search(board::START_FEN, depth(3));
     assert_eq!(r.rule, None);
 }
+
+#[test]
+fn hash_resize_refuses_impossible_sizes_and_keeps_the_table() {
+    let mut e = Engine::new();
+    assert_eq!(e.hash_mb(), 16);
+    e.start(pos(board::START_FEN), depth(5), Box::new(|_| {}));
+    e.wait();
+    let stored = e.probe(&pos(board::START_FEN)).expect("root stored");
+    for bad in [0, engine::tt::MAX_MB + 1, usize::MAX] {
+        assert!(e.set_hash_mb(bad).is_err(), "{bad}");
+        assert_eq!(e.hash_mb(), 16);
+    }
+    // A refused size leaves the table's contents alone.
+    assert_eq!(e.probe(&pos(board::START_FEN)), Some(stored));
+    e.set_hash_mb(2).expect("2 MB");
+    assert_eq!(e.hash_mb(), 2);
+    assert_eq!(e.probe(&pos(board::START_FEN)), None, "a resize clears");
+}
