@@ -283,9 +283,9 @@ fn hang_under_fixed_depth_hits_the_move_timeout() {
     );
 }
 
-#[test]
-fn engines_ignoring_quit_are_killed() {
-    let dir = scratch("ignore-quit");
+/// Two mock engines `a` and `b` that ignore `quit` and record their pids
+/// in `dir/pids`: that folder and the `--engine` arguments.
+fn quit_ignoring_pair(dir: &Path) -> (PathBuf, Vec<String>) {
     let pids = dir.join("pids");
     std::fs::create_dir_all(&pids).unwrap();
     let pid_dir = format!("arg={}", pids.display());
@@ -300,6 +300,13 @@ fn engines_ignoring_quit_are_killed() {
             &pid_dir,
         ]));
     }
+    (pids, args)
+}
+
+#[test]
+fn engines_ignoring_quit_are_killed() {
+    let dir = scratch("ignore-quit");
+    let (pids, mut args) = quit_ignoring_pair(&dir);
     args.extend(strings(&[
         "--depth",
         "1",
@@ -759,20 +766,7 @@ fn unwritable_pgn_ends_the_run_without_leaking_engines() {
         return;
     }
     let dir = scratch("pgn-full");
-    let pids = dir.join("pids");
-    std::fs::create_dir_all(&pids).unwrap();
-    let pid_dir = format!("arg={}", pids.display());
-    let mut args = Vec::new();
-    for name in ["a", "b"] {
-        args.extend(strings(&[
-            "--engine",
-            &format!("name={name}"),
-            &format!("cmd={MOCK}"),
-            "arg=--ignore-quit",
-            "arg=--pid-dir",
-            &pid_dir,
-        ]));
-    }
+    let (pids, mut args) = quit_ignoring_pair(&dir);
     args.extend(strings(&[
         "--depth",
         "1",
