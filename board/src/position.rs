@@ -337,18 +337,15 @@ impl Position {
         if sq == self.kings[(!by).index()] {
             return self.attacked_in(sq, by, occ, file_occ, 0);
         }
-        // Elsewhere the general attacks only its neighbours in the palace,
-        // and advisors and elephants count (they never reach the other
-        // general, so the check test above leaves them out).
-        let theirs = &self.by_piece[by.index()];
+        // Elsewhere the general attacks only its neighbours in the palace
+        // (not along the file: leave it out of the check test's line
+        // attackers), and advisors and elephants count (they never reach
+        // the other general, so the check test leaves them out).
+        let king = self.kings[by.index()];
         let bit = 1u128 << sq.index();
-        attacks::line_attacks(Line::Rook, sq, occ, file_occ) & theirs[PieceKind::Rook.index()] != 0
-            || attacks::line_attacks(Line::Cannon, sq, occ, file_occ)
-                & theirs[PieceKind::Cannon.index()]
-                != 0
-            || attacks::knight_attackers(sq, occ) & theirs[PieceKind::Knight.index()] != 0
-            || attacks::pawn_attackers(by, sq) & theirs[PieceKind::Pawn.index()] != 0
-            || attacks::king_moves(self.kings[by.index()]) & bit != 0
+        let theirs = &self.by_piece[by.index()];
+        self.attacked_in(sq, by, occ, file_occ, 1u128 << king.index())
+            || attacks::king_moves(king) & bit != 0
             || crate::Bitboard(theirs[PieceKind::Advisor.index()])
                 .any(|a| attacks::advisor_moves(a) & bit != 0)
             || crate::Bitboard(theirs[PieceKind::Bishop.index()])
@@ -356,8 +353,9 @@ impl Position {
     }
 
     /// Attack test on a hypothetical board: `occ` is the occupancy,
-    /// `file_occ` that of `sq`'s file, and `removed` squares whose attacker
-    /// was just captured.
+    /// `file_occ` that of `sq`'s file, and `removed` squares whose piece
+    /// does not count (an attacker just captured, or the general where it
+    /// does not fly).
     #[inline]
     fn attacked_in(
         &self,
