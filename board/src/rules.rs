@@ -56,6 +56,22 @@
 //!    one the repetition gives no verdict (the search continues). Draws are
 //!    taken at once.
 //!
+//! # Repetitions in the search
+//!
+//! Step 5 holds a twofold verdict back when the cycle is not clean, so a
+//! repeated position can be searched on without a verdict.
+//! [`Position::judge_node`] says so (`repeated`), and the engine then
+//! neither takes a table cut-off at that node nor stores its result: the
+//! table's entry for the same position reached another way (earlier in
+//! this search, or in the search of a previous move) would otherwise cut
+//! off the threefold judgement below it. That was the root of real rule
+//! losses (a primed table turned a held position into a forced mate). The
+//! alternative, judging every in-search twofold at once as Pikafish does,
+//! would trust exactly the cycles step 5 rejects; skipping the table at
+//! repeated nodes costs little, since such nodes are rare and their
+//! subtrees shallow, and keeps step 5's precision. Wins and losses by
+//! rule score like mates at the same distance in the engine.
+//!
 //! # What "chased" means
 //!
 //! Side `S` *chases* enemy piece `X` in a position when all of these hold,
@@ -203,6 +219,16 @@ pub enum Outcome {
     },
 }
 
+/// The rules' word on a search node ([`Position::judge_node`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct NodeJudgement {
+    /// The verdict, if a rule decides the node.
+    pub verdict: Option<Verdict>,
+    /// The position occurred earlier in the repetition window (since the
+    /// last capture or null move), whether or not that decided anything.
+    pub repeated: bool,
+}
+
 /// The plies a move-limit draw needs (`docs/rules.md` §4.4).
 pub const MOVE_LIMIT_PLIES: u16 = 120;
 
@@ -232,9 +258,28 @@ impl Position {
     /// the keys since the last capture and a few bit counts; nothing is
     /// allocated.
     pub fn rule_verdict(&self, plies_from_root: usize) -> Option<Verdict> {
-        if let Some(v) = self.repetition_verdict(plies_from_root) {
-            return Some(v);
+        self.judge_node(plies_from_root).verdict
+    }
+
+    /// [`Position::rule_verdict`] together with whether the position
+    /// occurred before inside the repetition window (on the search path or
+    /// in the game), verdict or not. The search needs the second fact: the
+    /// value of a repeated position depends on the path that led to it (a
+    /// verdict held back at a twofold may still come at the threefold), so
+    /// it must not be taken from, nor given to, the transposition table.
+    pub fn judge_node(&self, plies_from_root: usize) -> NodeJudgement {
+        let (verdict, repeated) = self.repetition_verdict(plies_from_root);
+        if verdict.is_some() {
+            return NodeJudgement { verdict, repeated };
         }
+        NodeJudgement {
+            verdict: self.non_repetition_verdict(),
+            repeated,
+        }
+    }
+
+    /// Steps 3 and 4 of the order of judgement: move limit and material.
+    fn non_repetition_verdict(&self) -> Option<Verdict> {
         if self.rule60() >= MOVE_LIMIT_PLIES {
             return Some(self.draw_unless_no_move(Reason::MoveLimit));
         }
@@ -276,10 +321,11 @@ impl Position {
 
     /// Steps 1, 2 and 5 of the repetition rule: find the earlier
     /// occurrences and decide which one, if any, is judged.
-    fn repetition_verdict(&self, plies_from_root: usize) -> Option<Verdict> {
+    /// Also says whether any earlier occurrence was found.
+    fn repetition_verdict(&self, plies_from_root: usize) -> (Option<Verdict>, bool) {
         let now = self.state();
         if now.captured.is_some() || now.last_move.is_none() {
-            return None;
+            return (None, false);
         }
         let hist = self.history();
         let n = hist.len();
@@ -296,7 +342,7 @@ impl Position {
                         || matches!(verdict, Verdict::Draw(_))
                         || self.clean_cycle(k)
                     {
-                        return Some(verdict);
+                        return (Some(verdict), true);
                     }
                 }
             }
@@ -304,7 +350,7 @@ impl Position {
                 break;
             }
         }
-        None
+        (None, occurrences > 0)
     }
 
     /// Step 5: whether a twofold win or loss over the cycle from position

@@ -110,19 +110,16 @@ pub enum Score {
 
 impl Score {
     /// The public form of a raw search or table score (as in
-    /// [`ProbeResult`]): mates and rule verdicts (their own band just below
-    /// mates) become [`Score::Mate`] in plies, everything else
-    /// [`Score::Cp`].
+    /// [`ProbeResult`]): mates and rule verdicts (one scale: a win by rule
+    /// `n` plies away scores as a mate in `n`) become [`Score::Mate`] in
+    /// plies, everything else [`Score::Cp`]. The one decoder of raw scores:
+    /// the protocol's table scores go through it too.
     pub fn from_raw(raw: i32) -> Score {
-        use search::{DECISIVE, MATE, MATE_BOUND, RULE_WIN};
+        use search::{MATE, MATE_BOUND};
         if raw >= MATE_BOUND {
             Score::Mate(MATE - raw)
         } else if raw <= -MATE_BOUND {
             Score::Mate(-(MATE + raw))
-        } else if raw >= DECISIVE {
-            Score::Mate(RULE_WIN - raw)
-        } else if raw <= -DECISIVE {
-            Score::Mate(-(RULE_WIN + raw))
         } else {
             Score::Cp(raw)
         }

@@ -21,14 +21,16 @@ use crate::{Bound, Event, Limits, Report, Score, SearchResult, Shared};
 pub const MAX_PLY: usize = 128;
 /// Score of being mated at the root; a mate `n` plies away is `MATE - n`.
 pub const MATE: i32 = 30_000;
-/// Scores at least this are mates (`MATE - ply`).
+/// Scores at least this are decisive: a mate or a win by rule (perpetual
+/// check or chase by the opponent) `n` plies away is `MATE - n`, a loss
+/// `-(MATE - n)`. Wins by rule and by mate share one scale because a loss
+/// is a loss: a lost side must prefer being mated in ten to losing by rule
+/// in two, and a winner the nearer of the two. Which kind a score is, is
+/// read from its line ([`SearchThread::public_score`]). Decisive scores
+/// are stored in the table relative to the node.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
-/// A rule win (perpetual check or chase by the opponent) `n` plies away is
-/// `RULE_WIN - n`: below every mate, above every evaluation.
-pub const RULE_WIN: i32 = MATE_BOUND - 1;
-/// Scores at least this (in absolute value) are decisive: mates or rule
-/// verdicts. They are stored in the table relative to the node.
-pub const DECISIVE: i32 = RULE_WIN - MAX_PLY as i32;
+/// The same bound under the name the rest of the search uses for it.
+pub const DECISIVE: i32 = MATE_BOUND;
 /// Larger than every score.
 pub const INFINITE: i32 = MATE + 1;
 /// The score of a draw.
@@ -262,14 +264,26 @@ impl<'a> SearchThread<'a> {
         self.stopped
     }
 
-    /// Scores a node by the game rules reached `ply` plies from the root
-    /// (`board`'s [`Position::rule_verdict`]: repetition with perpetual
-    /// check and chase, the move limit, insufficient material). Rule wins
-    /// and losses are mate-like scores in their own band, so that a real
-    /// mate is preferred and the protocol can name the rule.
+    /// Judges a node by the game rules `ply` plies from the root
+    /// (`board`'s [`Position::judge_node`]: repetition with perpetual check
+    /// and chase, the move limit, insufficient material): `Err(score)` when
+    /// a rule decides it, else `Ok(repeated)`, whether the position occurred
+    /// before in the repetition window. Rule wins and losses score like
+    /// mates at the same distance.
+    ///
+    /// A repeated node is searched without the table's help: its value
+    /// depends on the path (a perpetual whose twofold was not trusted is
+    /// judged at the threefold further down), and an entry stored for the
+    /// same position reached another way, in this search or an earlier one,
+    /// would cut that judgement off. For the same reason its own result is
+    /// not stored.
     #[inline]
-    fn rule_score(&self, ply: usize) -> Option<i32> {
-        self.pos.rule_verdict(ply).map(|v| verdict_score(v, ply))
+    fn judge(&self, ply: usize) -> Result<bool, i32> {
+        let j = self.pos.judge_node(ply);
+        match j.verdict {
+            Some(v) => Err(verdict_score(v, ply)),
+            None => Ok(j.repeated),
+        }
     }
 
     /// Runs the iterative deepening loop and returns the result; `on_event`
@@ -603,9 +617,10 @@ impl<'a> SearchThread<'a> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        if let Some(s) = self.rule_score(ply) {
-            return s;
-        }
+        let repeated = match self.judge(ply) {
+            Ok(repeated) => repeated,
+            Err(s) => return s,
+        };
         if ply >= MAX_PLY - 1 {
             return self.evaluate();
         }
@@ -618,7 +633,10 @@ impl<'a> SearchThread<'a> {
         }
         let key = self.pos.key();
         let hit = self.probe(key, ply);
-        if !pv_node && let Some(e) = hit.cutting(depth, alpha, beta) {
+        if !pv_node
+            && !repeated
+            && let Some(e) = hit.cutting(depth, alpha, beta)
+        {
             self.tt_stats.cutoffs += 1;
             return e.score;
         }
@@ -726,7 +744,9 @@ impl<'a> SearchThread<'a> {
         } else {
             Bound::Upper
         };
-        self.tt.store(key, ply, best_move, best, depth, bound);
+        if !repeated {
+            self.tt.store(key, ply, best_move, best, depth, bound);
+        }
         best
     }
 
@@ -738,15 +758,16 @@ impl<'a> SearchThread<'a> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        if let Some(s) = self.rule_score(ply) {
-            return s;
-        }
+        let repeated = match self.judge(ply) {
+            Ok(repeated) => repeated,
+            Err(s) => return s,
+        };
         if ply >= MAX_PLY - 1 {
             return self.evaluate();
         }
         let key = self.pos.key();
         let hit = self.probe(key, ply);
-        if let Some(e) = hit.cutting(0, alpha, beta) {
+        if !repeated && let Some(e) = hit.cutting(0, alpha, beta) {
             self.tt_stats.cutoffs += 1;
             return e.score;
         }
@@ -807,7 +828,7 @@ impl<'a> SearchThread<'a> {
         if in_check && moves.is_empty() {
             return -MATE + ply as i32;
         }
-        if self.options.store_qs {
+        if self.options.store_qs && !repeated {
             let bound = if best >= beta {
                 Bound::Lower
             } else if best > alpha_orig {
@@ -916,8 +937,8 @@ impl<'a> SearchThread<'a> {
     /// A draw score is named only when the line reaches a position the
     /// rules declare drawn (a 0 may also be an even evaluation).
     fn public_score(&self, s: i32, pv: &[Move]) -> (Score, Option<Reason>) {
-        let rule = if s.abs() >= DECISIVE && s.abs() < MATE_BOUND {
-            Some(self.rule_at_end(pv))
+        let rule = if s.abs() >= DECISIVE {
+            self.rule_at_end(pv)
         } else if s == DRAW {
             self.draw_along(pv)
         } else {
@@ -945,8 +966,10 @@ impl<'a> SearchThread<'a> {
     }
 
     /// The rule that decides the line `pv` from the root: the first
-    /// position along it with a win or loss verdict.
-    fn rule_at_end(&self, pv: &[Move]) -> Reason {
+    /// position along it with a win or loss verdict by rule; `None` when
+    /// the line ends in mate (or is cut short: a table cut-off hides the
+    /// end, and a mate is then the likelier reading).
+    fn rule_at_end(&self, pv: &[Move]) -> Option<Reason> {
         let mut p = self.pos.clone();
         for (i, &m) in pv.iter().enumerate() {
             if !p.is_legal(m) {
@@ -954,10 +977,10 @@ impl<'a> SearchThread<'a> {
             }
             p.make_move(m);
             if let Some(Verdict::Win(r) | Verdict::Loss(r)) = p.rule_verdict(i + 1) {
-                return r;
+                return Some(r).filter(|r| !matches!(r, Reason::Checkmate | Reason::Stalemate));
             }
         }
-        Reason::PerpetualCheck
+        None
     }
 }
 
@@ -966,10 +989,8 @@ fn verdict_score(v: Verdict, ply: usize) -> i32 {
     let ply = ply as i32;
     match v {
         Verdict::Draw(_) => DRAW,
-        Verdict::Loss(Reason::Checkmate | Reason::Stalemate) => -MATE + ply,
-        Verdict::Win(Reason::Checkmate | Reason::Stalemate) => MATE - ply,
-        Verdict::Win(_) => RULE_WIN - ply,
-        Verdict::Loss(_) => -(RULE_WIN - ply),
+        Verdict::Win(_) => MATE - ply,
+        Verdict::Loss(_) => -MATE + ply,
     }
 }
 
@@ -1083,21 +1104,26 @@ mod tests {
             verdict_score(Verdict::Loss(Reason::Stalemate), 3),
             -MATE + 3
         );
+        // A rule verdict ranks with the mate at the same distance.
         assert_eq!(
             verdict_score(Verdict::Win(Reason::PerpetualCheck), 5),
-            RULE_WIN - 5
+            MATE - 5
         );
         assert_eq!(
             verdict_score(Verdict::Loss(Reason::PerpetualChase), 6),
-            -(RULE_WIN - 6)
+            -(MATE - 6)
         );
-        assert_eq!(Score::from_raw(RULE_WIN - 5), Score::Mate(5));
-        assert_eq!(Score::from_raw(-(RULE_WIN - 6)), Score::Mate(-6));
+        assert!(
+            verdict_score(Verdict::Loss(Reason::PerpetualCheck), 2)
+                < verdict_score(Verdict::Loss(Reason::Checkmate), 10)
+        );
+        assert_eq!(Score::from_raw(MATE - 5), Score::Mate(5));
+        assert_eq!(Score::from_raw(-(MATE - 6)), Score::Mate(-6));
         assert_eq!(Score::from_raw(MATE - 1), Score::Mate(1));
         assert_eq!(Score::from_raw(-MATE + 2), Score::Mate(-2));
         assert_eq!(Score::from_raw(DECISIVE - 1), Score::Cp(DECISIVE - 1));
-        // Every evaluation stays clear of the decisive bands.
-        const { assert!(DECISIVE > 20_000 && RULE_WIN < MATE_BOUND) };
+        // Every evaluation stays clear of the decisive band.
+        const { assert!(DECISIVE > 20_000) };
     }
 
     #[test]

@@ -527,7 +527,7 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::{MATE, RULE_WIN};
+    use crate::search::MATE;
 
     fn mv(s: &str) -> Move {
         s.parse().expect("test move")
@@ -686,16 +686,16 @@ mod tests {
         for ply in 0..MAX_PLY {
             for s in [
                 MATE - ply as i32 - 1,
-                RULE_WIN - 3,
+                MATE - 120,
                 0,
                 777,
                 -(MATE - 100),
-                -(RULE_WIN - 40),
+                -(MATE - 40),
             ] {
                 assert_eq!(score_from_tt(score_to_tt(s, ply), ply), s);
             }
         }
-        assert_eq!(score_to_tt(RULE_WIN - 10, 4), RULE_WIN - 6);
+        assert_eq!(score_to_tt(MATE - 10, 4), MATE - 6);
         assert_eq!(score_to_tt(1234, 9), 1234);
     }
 

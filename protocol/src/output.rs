@@ -96,14 +96,7 @@ pub fn score_value(score: Score) -> i32 {
 /// A score as the engine stores it in its table (mates as
 /// `±(MATE − plies)`), on the protocol scale of [`score_value`].
 pub fn table_score(raw: i32) -> i32 {
-    use engine::search::{MATE, MATE_BOUND};
-    if raw >= MATE_BOUND {
-        score_value(Score::Mate(MATE - raw))
-    } else if raw <= -MATE_BOUND {
-        score_value(Score::Mate(-(MATE + raw)))
-    } else {
-        score_value(Score::Cp(raw))
-    }
+    score_value(Score::from_raw(raw))
 }
 
 /// UCI's `score …` words: `cp <s>` or `mate <moves>` (positive when the
