@@ -140,8 +140,8 @@ impl Setup {
             s => return Err(FenError::BadSide(s.chars().take(16).collect())),
         };
         // Any run of decimal digits is a counter; values past u16::MAX
-        // saturate (rules.md §5 only asks for an integer, and every count
-        // from 120 on means the same for the move limit).
+        // saturate (`docs/rules.md` §5 only asks for an integer, and every
+        // count from 120 on means the same for the move limit).
         let counter = |i: usize, default: u16| -> Result<u16, FenError> {
             match fields.get(i) {
                 None => Ok(default),

@@ -51,8 +51,8 @@ impl TimeBudget {
             // After `ponderhit` the search already holds the pondering
             // time's depth and the iteration in progress is a long one;
             // finishing it may overrun the target only twice, so the move
-            // follows soon after the hit (ucci.md case 16: within 1 s on a
-            // 10 s clock).
+            // follows soon after the hit (`docs/ucci.md` §10, case 16:
+            // within 1 s on a 10 s clock).
             hard = Some(h.min(s * PONDER_HARD_FACTOR).max(s));
         }
         TimeBudget { soft, hard }

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Checks beyond .ci/run's fixed list; .ci/run calls this file when it is
+# executable.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== documentation citations and links"
+.ci/check-doc-links.sh
