@@ -14,6 +14,7 @@
 
 pub mod bench;
 pub mod eval;
+mod history;
 pub mod search;
 mod time;
 pub mod tt;

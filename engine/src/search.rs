@@ -13,6 +13,8 @@ use std::time::Duration;
 use board::{Color, Move, MoveList, PieceKind, Position, Reason, Square, Verdict};
 
 use crate::eval::{PIECE_VALUE, evaluate};
+pub use crate::history::Histories;
+use crate::history::{PieceTo, QuietContext};
 use crate::time::TimeBudget;
 use crate::tt::{TranspositionTable, TtHit};
 use crate::{Bound, Event, Limits, Report, Score, SearchResult, Shared};
@@ -36,8 +38,6 @@ pub const INFINITE: i32 = MATE + 1;
 /// The score of a draw.
 pub const DRAW: i32 = 0;
 
-/// History scores are halved when one passes this.
-const HISTORY_MAX: i32 = 1 << 20;
 /// First aspiration half-window, centipawns.
 const ASPIRATION_WINDOW: i32 = 24;
 /// Depth from which aspiration windows are used.
@@ -49,6 +49,12 @@ const CLOCK_CHECK_NODES: u64 = 1024;
 const EVAL_CACHE_SIZE: usize = 1 << 16;
 /// Reverse-futility margin per ply of depth.
 const STATIC_NULL_MARGIN: i32 = 110;
+/// Futility pruning of quiet moves: the static evaluation plus this and
+/// a margin per ply of depth must reach alpha.
+const FUTILITY_BASE: i32 = 80;
+const FUTILITY_PER_DEPTH: i32 = 110;
+/// History score worth one ply less (or more) of reduction.
+const HISTORY_REDUCTION_UNIT: i32 = 8_000;
 /// Quiescence delta-pruning margin.
 const DELTA_MARGIN: i32 = 150;
 
@@ -77,63 +83,6 @@ impl std::ops::AddAssign for TtStats {
         self.probes += o.probes;
         self.hits += o.hits;
         self.cutoffs += o.cutoffs;
-    }
-}
-
-/// Move-ordering knowledge kept from one search to the next: the history
-/// table (aged between searches) and the killers (cleared per search).
-#[derive(Clone, Debug)]
-pub struct Histories {
-    /// By piece index and target square: grows by depth² when the move
-    /// causes a cut-off or becomes the best move.
-    history: [[i32; Square::NUM]; 14],
-    /// Two quiet cut-off moves per ply.
-    killers: [[Option<Move>; 2]; MAX_PLY + 2],
-}
-
-impl Histories {
-    /// Empty histories, boxed (they are a few kilobytes).
-    pub fn new_boxed() -> Box<Histories> {
-        Box::new(Histories {
-            history: [[0; Square::NUM]; 14],
-            killers: [[None; 2]; MAX_PLY + 2],
-        })
-    }
-
-    /// Forgets everything (new game).
-    pub fn clear(&mut self) {
-        self.history = [[0; Square::NUM]; 14];
-        self.killers = [[None; 2]; MAX_PLY + 2];
-    }
-
-    /// Between searches: old history counts for a quarter, killers go.
-    pub fn age(&mut self) {
-        for row in &mut self.history {
-            for v in row.iter_mut() {
-                *v /= 4;
-            }
-        }
-        self.killers = [[None; 2]; MAX_PLY + 2];
-    }
-
-    fn reward(&mut self, piece: usize, to: Square, depth: i32) {
-        let v = &mut self.history[piece][to.index()];
-        *v += depth * depth;
-        if *v > HISTORY_MAX {
-            for row in &mut self.history {
-                for x in row.iter_mut() {
-                    *x /= 2;
-                }
-            }
-        }
-    }
-
-    fn add_killer(&mut self, ply: usize, mv: Move) {
-        let k = &mut self.killers[ply];
-        if k[0] != Some(mv) {
-            k[1] = k[0];
-            k[0] = Some(mv);
-        }
     }
 }
 
@@ -186,6 +135,12 @@ pub struct SearchThread<'a> {
     /// Evaluations by full key (`i32::MIN`: empty); per thread, so it
     /// needs no synchronisation and cannot make the bench vary.
     eval_cache: Vec<(u64, i32)>,
+    /// The move made at each ply (`None`: a null move), for the
+    /// continuation histories and countermoves of the plies below.
+    moved: [Option<PieceTo>; MAX_PLY + 2],
+    /// The static evaluation at each ply (`None` in check), for the
+    /// `improving` test.
+    static_evals: [Option<i32>; MAX_PLY + 2],
 }
 
 impl<'a> SearchThread<'a> {
@@ -223,6 +178,17 @@ impl<'a> SearchThread<'a> {
             root_moves: Vec::new(),
             lmr,
             eval_cache: vec![(0, i32::MIN); EVAL_CACHE_SIZE],
+            moved: [None; MAX_PLY + 2],
+            static_evals: [None; MAX_PLY + 2],
+        }
+    }
+
+    /// The quiet-move context of a node at `ply`: the moves made at the
+    /// two plies above it.
+    fn quiet_context(&self, ply: usize) -> QuietContext {
+        QuietContext {
+            prev1: ply.checked_sub(1).and_then(|p| self.moved[p]),
+            prev2: ply.checked_sub(2).and_then(|p| self.moved[p]),
         }
     }
 
@@ -458,7 +424,7 @@ impl<'a> SearchThread<'a> {
         let tt_moves = hit.moves();
         let mut scored: Vec<(i32, Move)> = moves
             .iter()
-            .map(|&m| (self.order_score(m, tt_moves, [None; 2]), m))
+            .map(|&m| (self.order_score(m, tt_moves, &QuietOrder::default()), m))
             .collect();
         scored.sort_by_key(|e| std::cmp::Reverse(e.0));
         scored
@@ -506,6 +472,7 @@ impl<'a> SearchThread<'a> {
                 (alpha - head_start).max(-INFINITE),
                 (beta - head_start).max(-INFINITE + 1),
             );
+            self.moved[0] = self.piece_to(mv);
             self.pos.make_move(mv);
             let gives_check = self.pos.in_check();
             let new_depth = depth - 1 + i32::from(gives_check);
@@ -547,9 +514,15 @@ impl<'a> SearchThread<'a> {
                 rm.pv.extend(self.pv[1][1..len].iter().flatten());
                 if score > alpha {
                     best_move = Some(mv);
-                    if quiet {
-                        let piece = self.pos.piece_at(mv.from()).map_or(0, board::Piece::index);
-                        self.h.reward(piece, mv.to(), depth);
+                    if quiet && let Some(pt) = self.piece_to(mv) {
+                        self.h.update_quiet(
+                            (mv, pt),
+                            &[],
+                            QuietContext::default(),
+                            0,
+                            depth,
+                            false,
+                        );
                     }
                     if score >= beta {
                         break;
@@ -641,10 +614,29 @@ impl<'a> SearchThread<'a> {
             return e.score;
         }
         let in_check = self.pos.in_check();
-        if !pv_node && !in_check && beta.abs() < DECISIVE {
-            let static_eval = self.evaluate();
+        let static_eval = if in_check {
+            None
+        } else {
+            Some(self.evaluate())
+        };
+        self.static_evals[ply] = static_eval;
+        // Improving: better than two plies ago (our previous turn), so
+        // pruning by the static evaluation can afford to be bolder.
+        let improving = match (
+            static_eval,
+            ply.checked_sub(2).map(|p| self.static_evals[p]),
+        ) {
+            (Some(now), Some(Some(before))) => now > before,
+            (Some(_), _) => true,
+            (None, _) => false,
+        };
+        if !pv_node
+            && let Some(static_eval) = static_eval
+            && beta.abs() < DECISIVE
+        {
             // Reverse futility: far above beta at low depth.
-            if depth <= 3 && static_eval - STATIC_NULL_MARGIN * depth >= beta {
+            let margin = STATIC_NULL_MARGIN * depth - 40 * i32::from(improving);
+            if depth <= 3 && static_eval - margin >= beta {
                 return static_eval;
             }
             // Null move, only with attackers left (xiangqi zugzwang lives in
@@ -654,6 +646,7 @@ impl<'a> SearchThread<'a> {
             let rooks = self.pos.pieces(us, PieceKind::Rook).count();
             if null_ok && depth >= 3 && static_eval >= beta && (rooks >= 1 || attackers >= 2) {
                 let r = 2 + depth / 4;
+                self.moved[ply] = None;
                 self.pos.make_null_move();
                 let s = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, false, false);
                 self.pos.unmake_null_move();
@@ -680,13 +673,40 @@ impl<'a> SearchThread<'a> {
         let mut best = -INFINITE;
         let mut best_move = None;
         let mut searched = 0usize;
-        let killers = self.h.killers[ply];
-        let mut picker = MovePicker::new(hit.moves(), killers);
-        while let Some((mv, class)) = picker.next(self) {
+        let ctx = self.quiet_context(ply);
+        let order = QuietOrder {
+            killers: self.h.killers(ply),
+            counter: self.h.countermove(ctx.prev1),
+            ctx,
+        };
+        // Quiet moves searched so far, to be punished if another one cuts.
+        let mut quiets_tried: arrayvec::ArrayVec<(Move, PieceTo), 64> = arrayvec::ArrayVec::new();
+        // Late-move pruning: past this many moves, quiet moves at low
+        // depth are not searched at all.
+        let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
+        let mut picker = MovePicker::new(hit.moves(), order);
+        while let Some((mv, class, order_score)) = picker.next(self) {
             let capture = self.pos.is_capture(mv);
-            let piece = self.pos.piece_at(mv.from()).map_or(0, board::Piece::index);
+            let pt = self.piece_to(mv);
+            let quiet_late = class == MoveClass::Quiet && searched > 0 && best > -DECISIVE;
+            if !pv_node && !in_check && quiet_late && depth <= 4 && searched >= lmp_limit {
+                continue;
+            }
+            self.moved[ply] = pt;
             self.pos.make_move(mv);
             let gives_check = self.pos.in_check();
+            // Futility: a quiet move at low depth that cannot lift the
+            // static evaluation near alpha is not searched.
+            if !pv_node
+                && quiet_late
+                && !gives_check
+                && depth <= 3
+                && let Some(se) = static_eval
+                && se + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
+            {
+                self.pos.unmake_move();
+                continue;
+            }
             let extension = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
             let new_depth = depth - 1 + extension;
             let score = if searched == 0 {
@@ -696,7 +716,12 @@ impl<'a> SearchThread<'a> {
                 let r =
                     if depth >= 3 && late && class == MoveClass::Quiet && !gives_check && !in_check
                     {
-                        let r = self.reduction(depth, searched) - i32::from(pv_node);
+                        // History steers the reduction: a move that often
+                        // cut elsewhere is reduced less, one that failed
+                        // more.
+                        let r = self.reduction(depth, searched) - i32::from(pv_node)
+                            + i32::from(!improving)
+                            - order_score / HISTORY_REDUCTION_UNIT;
                         r.clamp(0, new_depth - 1)
                     } else {
                         0
@@ -719,22 +744,31 @@ impl<'a> SearchThread<'a> {
                 best = score;
                 if score > alpha {
                     best_move = Some(mv);
-                    if !capture {
-                        self.h.reward(piece, mv.to(), depth);
-                    }
                     if score >= beta {
-                        if !capture {
-                            self.h.add_killer(ply, mv);
-                        }
                         break;
                     }
                     alpha = score;
                     self.update_pv(ply, mv);
                 }
             }
+            if !capture
+                && let Some(pt) = pt
+                && !quiets_tried.is_full()
+            {
+                quiets_tried.push((mv, pt));
+            }
+        }
+        if let Some(bm) = best_move
+            && !self.pos.is_capture(bm)
+            && let Some(pt) = self.piece_to(bm)
+        {
+            let cut = best >= beta;
+            self.h
+                .update_quiet((bm, pt), &quiets_tried, ctx, ply, depth, cut);
         }
         if searched == 0 {
-            // No legal move: mated or stalemated, both lost in xiangqi.
+            // Every move was pruned, which needs one searched first, so
+            // none was legal: mated or stalemated, both lost in xiangqi.
             return -MATE + ply as i32;
         }
         let bound = if best >= beta {
@@ -791,7 +825,7 @@ impl<'a> SearchThread<'a> {
         let mut scored: arrayvec::ArrayVec<(i32, Move), 128> = arrayvec::ArrayVec::new();
         let tt_moves = hit.moves();
         for &m in &moves {
-            let s = self.order_score(m, tt_moves, [None; 2]);
+            let s = self.order_score(m, tt_moves, &QuietOrder::default());
             if !in_check {
                 let victim = self
                     .pos
@@ -875,9 +909,17 @@ impl<'a> SearchThread<'a> {
         self.pv_len[ply] = child_len;
     }
 
+    /// The continuation key of `mv` in the current position.
+    fn piece_to(&self, mv: Move) -> Option<PieceTo> {
+        self.pos
+            .piece_at(mv.from())
+            .map(|p| PieceTo::new(p.index(), mv.to()))
+    }
+
     /// Ordering score of legal move `m`: hash moves, good captures by
-    /// MVV/LVA, killers, quiet moves by history, losing captures last.
-    fn order_score(&self, m: Move, tt_moves: [Option<Move>; 2], killers: [Option<Move>; 2]) -> i32 {
+    /// MVV/LVA, killers, the countermove, quiet moves by their histories,
+    /// losing captures last.
+    fn order_score(&self, m: Move, tt_moves: [Option<Move>; 2], q: &QuietOrder) -> i32 {
         if tt_moves[0] == Some(m) {
             return SCORE_HASH;
         }
@@ -897,13 +939,17 @@ impl<'a> SearchThread<'a> {
             }
             return SCORE_BAD_CAPTURE + mvv_lva;
         }
-        if killers[0] == Some(m) {
+        if q.killers[0] == Some(m) {
+            return SCORE_KILLER + 2;
+        }
+        if q.killers[1] == Some(m) {
             return SCORE_KILLER + 1;
         }
-        if killers[1] == Some(m) {
+        if q.counter == Some(m) {
             return SCORE_KILLER;
         }
-        self.h.history[piece.index()][m.to().index()]
+        self.h
+            .quiet_score(PieceTo::new(piece.index(), m.to()), q.ctx)
     }
 
     /// The report for line `pv_idx` after iteration `depth`.
@@ -994,6 +1040,14 @@ fn verdict_score(v: Verdict, ply: usize) -> i32 {
     }
 }
 
+/// What orders a node's quiet moves.
+#[derive(Clone, Copy, Debug, Default)]
+struct QuietOrder {
+    killers: [Option<Move>; 2],
+    counter: Option<Move>,
+    ctx: QuietContext,
+}
+
 /// Which class a picked move belongs to (reductions apply to quiets).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum MoveClass {
@@ -1007,31 +1061,32 @@ enum MoveClass {
 /// generating anything, then the rest by [`SearchThread::order_score`].
 struct MovePicker {
     tt_moves: [Option<Move>; 2],
-    killers: [Option<Move>; 2],
+    order: QuietOrder,
     stage: u8,
     moves: arrayvec::ArrayVec<(i32, Move), 128>,
     next: usize,
 }
 
 impl MovePicker {
-    fn new(tt_moves: [Option<Move>; 2], killers: [Option<Move>; 2]) -> MovePicker {
+    fn new(tt_moves: [Option<Move>; 2], order: QuietOrder) -> MovePicker {
         MovePicker {
             tt_moves,
-            killers,
+            order,
             stage: 0,
             moves: arrayvec::ArrayVec::new(),
             next: 0,
         }
     }
 
-    fn next(&mut self, t: &SearchThread<'_>) -> Option<(Move, MoveClass)> {
+    /// The next move, its class and its ordering score (0 for hash moves).
+    fn next(&mut self, t: &SearchThread<'_>) -> Option<(Move, MoveClass, i32)> {
         while self.stage < 2 {
             let i = self.stage as usize;
             self.stage += 1;
             if let Some(m) = self.tt_moves[i]
                 && t.pos.is_legal(m)
             {
-                return Some((m, MoveClass::Hash));
+                return Some((m, MoveClass::Hash, 0));
             } else {
                 self.tt_moves[i] = None;
             }
@@ -1044,7 +1099,7 @@ impl MovePicker {
                     continue;
                 }
                 self.moves
-                    .push((t.order_score(m, [None; 2], self.killers), m));
+                    .push((t.order_score(m, [None; 2], &self.order), m));
             }
         }
         // Selection sort: most nodes cut after a few moves.
@@ -1067,7 +1122,12 @@ impl MovePicker {
         } else {
             MoveClass::Quiet
         };
-        Some((m, class))
+        let quiet_score = if class == MoveClass::Quiet && !t.pos.is_capture(m) {
+            score
+        } else {
+            0
+        };
+        Some((m, class, quiet_score))
     }
 }
 

@@ -48,14 +48,20 @@ fn best(r: &SearchResult) -> String {
 /// game position repeats the previous search's tree. A table entry from
 /// the first search used to cut off the repetition whose perpetual-check
 /// verdict was held back at the twofold, and g1g3 (mated in 7 by
-/// Fairy-Stockfish) scored +259. g1g0 holds.
+/// Fairy-Stockfish) scored +259. g1g0 and g1g2 hold (Fairy-Stockfish,
+/// classical evaluation: 0 at depth 20 for each).
 const PERPETUAL_FEN: &str = "9/3ka4/bR7/3P5/9/9/4c4/3A5/4K4/r8 b - - 0 1";
 const PERPETUAL_LINE: [&str; 6] = ["a0g0", "b7b8", "d8d9", "b8e8", "g0g1", "e1e0"];
+const HOLDS: [&str; 2] = ["g1g0", "g1g2"];
+
+fn assert_holds(r: &SearchResult) {
+    assert!(HOLDS.contains(&best(r).as_str()), "{r:?}");
+}
 
 #[test]
 fn primed_table_does_not_cut_off_a_held_back_repetition() {
     let r = play(PERPETUAL_FEN, &PERPETUAL_LINE, &[0, 6], 12);
-    assert_eq!(best(&r), "g1g0", "{r:?}");
+    assert_holds(&r);
     assert!(
         matches!(r.score, Score::Cp(cp) if cp.abs() <= 100),
         "score should be near a draw: {r:?}"
@@ -65,7 +71,7 @@ fn primed_table_does_not_cut_off_a_held_back_repetition() {
 #[test]
 fn fresh_search_of_the_same_position_agrees() {
     let r = play(PERPETUAL_FEN, &PERPETUAL_LINE, &[6], 12);
-    assert_eq!(best(&r), "g1g0", "{r:?}");
+    assert_holds(&r);
     assert!(
         matches!(r.score, Score::Cp(cp) if cp.abs() <= 100),
         "score should be near a draw: {r:?}"
@@ -75,9 +81,9 @@ fn fresh_search_of_the_same_position_agrees() {
 /// The same game searched after every ply, as a GUI analysing it would:
 /// every step's table primes the next.
 #[test]
-fn every_ply_primed_still_finds_the_hold() {
+fn every_ply_primed_still_finds_a_hold() {
     let r = play(PERPETUAL_FEN, &PERPETUAL_LINE, &[0, 1, 2, 3, 4, 5, 6], 12);
-    assert_eq!(best(&r), "g1g0", "{r:?}");
+    assert_holds(&r);
 }
 
 /// Red's chariot checks Black's general between d9 and e9 (both forced:

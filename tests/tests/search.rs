@@ -63,7 +63,11 @@ fn assert_mate(fen: &str, plies: i32) {
             "{fen}: a shorter mate exists"
         );
     }
-    let r = search(fen, depth(plies as u32 + 2));
+    // Four plies of slack: the search prunes and reduces quiet moves at
+    // low depth (futility, move-count and SEE pruning), so the shortest
+    // mate may surface an iteration or two after its nominal depth; its
+    // score must then be exact.
+    let r = search(fen, depth(plies as u32 + 4));
     assert_eq!(r.score, Score::Mate(plies), "{fen}");
     assert_eq!(r.rule, None);
     let best = r.best.expect("a mating move");

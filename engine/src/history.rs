@@ -1,0 +1,255 @@
+//! Move-ordering knowledge learnt during a search and kept between
+//! searches: the butterfly history (by moving piece and target), the
+//! continuation histories (this move against the moves one and two plies
+//! earlier), the countermove table and the killers.
+//!
+//! Every statistic moves by *gravity*: `h += bonus − h·|bonus| / MAX`, so
+//! a value approaches ±[`HISTORY_MAX`] smoothly and never passes it; no
+//! periodic halving is needed. A quiet move that causes a cut-off (or is
+//! the best of a node) is rewarded; the quiet moves tried before it are
+//! punished by the same amount, which is what lets the tables learn which
+//! moves fail, not only which succeed.
+
+use board::{Move, Square};
+
+use crate::search::MAX_PLY;
+
+/// The bound of every history value.
+pub const HISTORY_MAX: i32 = 16_384;
+
+/// Piece indices (colour and kind: [`board::Piece::index`]).
+const PIECES: usize = 14;
+
+/// A moved piece and where it went: the key of the continuation and
+/// countermove tables. `None` at the root's parent and after a null move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PieceTo {
+    /// [`board::Piece::index`] of the moving piece.
+    pub piece: u8,
+    /// Target square index.
+    pub to: u8,
+}
+
+impl PieceTo {
+    /// The key of `piece` (index) moving to `to`.
+    pub fn new(piece: usize, to: Square) -> PieceTo {
+        PieceTo {
+            piece: piece as u8,
+            to: to.index() as u8,
+        }
+    }
+
+    fn index(self) -> usize {
+        usize::from(self.piece) * Square::NUM + usize::from(self.to)
+    }
+}
+
+/// One continuation table: `[previous piece-to][this piece-to]`.
+type ContTable = [[i16; PIECES * Square::NUM]; PIECES * Square::NUM];
+
+/// The bonus (or malus) for a move at `depth`.
+pub fn stat_bonus(depth: i32) -> i32 {
+    (160 * depth - 120).clamp(0, 1600)
+}
+
+/// Applies one gravity step of `bonus` to `v`.
+#[inline]
+fn gravity(v: &mut i16, bonus: i32) {
+    let cur = i32::from(*v);
+    let next = cur + bonus - cur * bonus.abs() / HISTORY_MAX;
+    *v = next.clamp(-HISTORY_MAX, HISTORY_MAX) as i16;
+}
+
+/// Move-ordering knowledge kept from one search to the next.
+pub struct Histories {
+    /// By piece index and target square.
+    butterfly: [[i16; Square::NUM]; PIECES],
+    /// Continuation history, indexed by an earlier move and this one. The
+    /// moves one and two plies back read and teach the same table: the
+    /// pairs mean much the same at both distances, and sharing halves the
+    /// memory and doubles what each entry learns from.
+    cont: Box<ContTable>,
+    /// The quiet reply that last refuted each piece-to.
+    countermoves: Box<[[Option<Move>; Square::NUM]; PIECES]>,
+    /// Two quiet cut-off moves per ply.
+    killers: [[Option<Move>; 2]; MAX_PLY + 2],
+}
+
+impl std::fmt::Debug for Histories {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Histories").finish_non_exhaustive()
+    }
+}
+
+/// The context a quiet move is scored in: the moves one and two plies
+/// before it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QuietContext {
+    /// The previous move (the opponent's), if any.
+    pub prev1: Option<PieceTo>,
+    /// The move before that (our own), if any.
+    pub prev2: Option<PieceTo>,
+}
+
+impl Histories {
+    /// Empty histories, boxed (the continuation table is a few megabytes).
+    pub fn new_boxed() -> Box<Histories> {
+        let cont: Box<ContTable> = vec![[0i16; PIECES * Square::NUM]; PIECES * Square::NUM]
+            .into_boxed_slice()
+            .try_into()
+            .unwrap_or_else(|_| unreachable!("the vector has the table's length"));
+        Box::new(Histories {
+            butterfly: [[0; Square::NUM]; PIECES],
+            cont,
+            countermoves: Box::new([[None; Square::NUM]; PIECES]),
+            killers: [[None; 2]; MAX_PLY + 2],
+        })
+    }
+
+    /// Forgets everything (new game).
+    pub fn clear(&mut self) {
+        self.butterfly = [[0; Square::NUM]; PIECES];
+        for row in self.cont.iter_mut() {
+            row.fill(0);
+        }
+        *self.countermoves = [[None; Square::NUM]; PIECES];
+        self.killers = [[None; 2]; MAX_PLY + 2];
+    }
+
+    /// Between searches: what was learnt counts for less (a quarter of the
+    /// butterfly, half the continuations), killers go.
+    pub fn age(&mut self) {
+        for row in &mut self.butterfly {
+            for v in row.iter_mut() {
+                *v /= 4;
+            }
+        }
+        for row in self.cont.iter_mut() {
+            for v in row.iter_mut() {
+                *v /= 2;
+            }
+        }
+        self.killers = [[None; 2]; MAX_PLY + 2];
+    }
+
+    /// The killers of `ply`.
+    pub fn killers(&self, ply: usize) -> [Option<Move>; 2] {
+        self.killers[ply]
+    }
+
+    /// The countermove to the previous move, if known.
+    pub fn countermove(&self, prev: Option<PieceTo>) -> Option<Move> {
+        prev.and_then(|p| self.countermoves[usize::from(p.piece)][usize::from(p.to)])
+    }
+
+    /// The ordering value of a quiet move: butterfly plus both
+    /// continuations, within ±3·[`HISTORY_MAX`].
+    pub fn quiet_score(&self, mv: PieceTo, ctx: QuietContext) -> i32 {
+        let mut s = i32::from(self.butterfly[usize::from(mv.piece)][usize::from(mv.to)]);
+        for prev in [ctx.prev1, ctx.prev2].into_iter().flatten() {
+            s += i32::from(self.cont[prev.index()][mv.index()]);
+        }
+        s
+    }
+
+    /// Updates after a node whose best move `best` is quiet: a bonus for
+    /// it, the same malus for every quiet move tried before it (`tried`),
+    /// the killer and the countermove when it cut off.
+    pub fn update_quiet(
+        &mut self,
+        best: (Move, PieceTo),
+        tried: &[(Move, PieceTo)],
+        ctx: QuietContext,
+        ply: usize,
+        depth: i32,
+        cut: bool,
+    ) {
+        let bonus = stat_bonus(depth);
+        self.apply(best.1, ctx, bonus);
+        for &(m, pt) in tried {
+            if m != best.0 {
+                self.apply(pt, ctx, -bonus);
+            }
+        }
+        if cut {
+            let k = &mut self.killers[ply];
+            if k[0] != Some(best.0) {
+                k[1] = k[0];
+                k[0] = Some(best.0);
+            }
+            if let Some(p) = ctx.prev1 {
+                self.countermoves[usize::from(p.piece)][usize::from(p.to)] = Some(best.0);
+            }
+        }
+    }
+
+    fn apply(&mut self, mv: PieceTo, ctx: QuietContext, bonus: i32) {
+        gravity(
+            &mut self.butterfly[usize::from(mv.piece)][usize::from(mv.to)],
+            bonus,
+        );
+        for prev in [ctx.prev1, ctx.prev2].into_iter().flatten() {
+            gravity(&mut self.cont[prev.index()][mv.index()], bonus);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gravity_stays_within_bounds_and_saturates_smoothly() {
+        let mut v = 0i16;
+        let mut last = 0;
+        for _ in 0..1000 {
+            gravity(&mut v, stat_bonus(20));
+            assert!(i32::from(v) <= HISTORY_MAX);
+            assert!(i32::from(v) >= last, "a bonus never lowers the value");
+            last = i32::from(v);
+        }
+        assert!(
+            last > HISTORY_MAX * 9 / 10,
+            "saturates near the bound: {last}"
+        );
+        for _ in 0..1000 {
+            gravity(&mut v, -stat_bonus(20));
+            assert!(i32::from(v) >= -HISTORY_MAX);
+        }
+        assert!(i32::from(v) < -HISTORY_MAX * 9 / 10);
+        // A malus against a large value moves it more than against a
+        // small one of the same sign as the malus.
+        let (mut big, mut small) = (12_000i16, -12_000i16);
+        gravity(&mut big, -800);
+        gravity(&mut small, -800);
+        assert!(12_000 - i32::from(big) > -12_000 - i32::from(small));
+    }
+
+    #[test]
+    fn best_gains_and_tried_moves_lose() {
+        let mut h = Histories::new_boxed();
+        let a: Move = "h2e2".parse().expect("move");
+        let b: Move = "b0c2".parse().expect("move");
+        let sq = |s: &str| s.parse::<Square>().expect("square");
+        let pa = PieceTo::new(5, sq("e2"));
+        let pb = PieceTo::new(3, sq("c2"));
+        let prev = PieceTo::new(12, sq("e7"));
+        let ctx = QuietContext {
+            prev1: Some(prev),
+            prev2: None,
+        };
+        h.update_quiet((a, pa), &[(b, pb), (a, pa)], ctx, 3, 6, true);
+        assert!(h.quiet_score(pa, ctx) > 0);
+        assert!(h.quiet_score(pb, ctx) < 0);
+        // The continuation part is only seen in the same context.
+        assert!(h.quiet_score(pa, QuietContext::default()) < h.quiet_score(pa, ctx));
+        assert_eq!(h.killers(3)[0], Some(a));
+        assert_eq!(h.countermove(Some(prev)), Some(a));
+        h.age();
+        assert_eq!(h.killers(3), [None, None]);
+        assert!(h.quiet_score(pa, ctx) > 0, "ageing keeps the sign");
+        h.clear();
+        assert_eq!(h.quiet_score(pa, ctx), 0);
+        assert_eq!(h.countermove(Some(prev)), None);
+    }
+}
