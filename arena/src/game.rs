@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 
 use board::{ByColor, Color, Move, Outcome, Position, Reason};
 
+use crate::child::{EngineProcess, SearchFailure};
 use crate::config::{DrawRule, EngineSpec, Protocol, ResignRule, TimeControl};
-use crate::engine::{Engine, SearchFailure};
 use crate::openings::Opening;
 
 /// The result of a game.
@@ -152,7 +152,7 @@ pub struct GameSettings {
 /// One engine seat: the settings and, while it runs, the process.
 pub struct Seat {
     spec: EngineSpec,
-    engine: Option<Engine>,
+    engine: Option<EngineProcess>,
 }
 
 impl Seat {
@@ -167,13 +167,13 @@ impl Seat {
     }
 
     /// Starts the process if needed and begins a new game.
-    fn begin_game(&mut self) -> anyhow::Result<&mut Engine> {
+    fn begin_game(&mut self) -> anyhow::Result<&mut EngineProcess> {
         // A process that died since its last game (after its final move,
         // say) gets one fresh start before the game is lost.
         let alive = self.engine.as_mut().is_some_and(|e| e.new_game().is_ok());
         if !alive {
             self.engine = None;
-            let mut engine = Engine::start(&self.spec)?;
+            let mut engine = EngineProcess::start(&self.spec)?;
             engine.new_game()?;
             self.engine = Some(engine);
         }
@@ -204,7 +204,7 @@ fn side_name(color: Color) -> &'static str {
 
 /// The `go` line for the side to move and the time it may take.
 fn go_command(
-    engine: &Engine,
+    engine: &EngineProcess,
     settings: &GameSettings,
     clocks: &ByColor<Duration>,
     side: Color,
@@ -481,7 +481,7 @@ pub fn play_game(
             return record;
         }
         record.moves.push(m);
-        scores.push(reply.score.map(crate::engine::Score::centipawns));
+        scores.push(reply.score.map(crate::child::Score::centipawns));
 
         if let Some((result, termination)) = adjudicate_scores(&scores, &pos, settings) {
             let detail = match result {

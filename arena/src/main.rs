@@ -5,8 +5,8 @@
 //!
 //! This file owns the command line only; the modules own the work.
 
+mod child;
 mod config;
-mod engine;
 mod game;
 mod openings;
 mod pgn;

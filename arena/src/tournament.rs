@@ -17,8 +17,8 @@ use anyhow::{Context, Result, bail};
 use board::ByColor;
 use crossbeam_channel::{Sender, bounded, unbounded};
 
+use crate::child::EngineProcess;
 use crate::config::EngineSpec;
-use crate::engine::Engine;
 use crate::game::{GameRecord, GameResult, GameSettings, Seat, play_game};
 use crate::openings::Opening;
 use crate::pgn::{self, PgnContext};
@@ -137,7 +137,7 @@ impl Tournament {
         // engine that cannot start would otherwise lose every game in a
         // blink and a long run would "finish" at once.
         for spec in &self.engines {
-            Engine::start(spec)?.quit(self.settings.grace);
+            EngineProcess::start(spec)?.quit(self.settings.grace);
         }
         let (pairings, jobs) = self.schedule();
         let total = jobs.len() as u64 * 2;

@@ -1,7 +1,8 @@
-//! One engine child process and the conversation with it: start and
-//! handshake, options, new games, one search at a time with a deadline, and
-//! shutdown. The process is owned by [`Engine`]: dropping it kills and reaps
-//! the child, so no path leaks a process.
+//! An engine as the arena sees it: a child process, not Chariot's `engine`
+//! crate, and the conversation with it — start and handshake, options, new
+//! games, one search at a time with a deadline, and shutdown. The process is
+//! owned by [`EngineProcess`]: dropping it kills and reaps the child, so no
+//! path leaks a process.
 //!
 //! A reader thread per engine turns stdout into [`Event`]s on a channel; the
 //! game thread waits on the channel with a deadline, which is how hangs are
@@ -74,7 +75,7 @@ pub struct SearchReply {
 }
 
 /// A running engine process.
-pub struct Engine {
+pub struct EngineProcess {
     spec: EngineSpec,
     child: Child,
     stdin: ChildStdin,
@@ -86,14 +87,14 @@ pub struct Engine {
     eof: bool,
 }
 
-impl Engine {
+impl EngineProcess {
     /// Starts the process, performs the handshake, sends the options and
     /// waits for `readyok`.
     ///
     /// # Errors
     /// The program cannot be started, or does not complete the handshake in
     /// time.
-    pub fn start(spec: &EngineSpec) -> Result<Engine> {
+    pub fn start(spec: &EngineSpec) -> Result<EngineProcess> {
         let mut cmd = Command::new(&spec.cmd);
         cmd.args(&spec.args)
             .stdin(Stdio::piped())
@@ -143,7 +144,7 @@ impl Engine {
             let _ = child.wait();
             return Err(anyhow!(e).context("cannot start reader thread"));
         }
-        let mut engine = Engine {
+        let mut engine = EngineProcess {
             spec: spec.clone(),
             child,
             stdin,
@@ -348,7 +349,7 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
+impl Drop for EngineProcess {
     fn drop(&mut self) {
         if let Ok(None) = self.child.try_wait() {
             let _ = self.child.kill();
