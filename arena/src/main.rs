@@ -5,6 +5,7 @@
 //!
 //! This file owns the command line only; the modules own the work.
 
+mod adjudication;
 mod child;
 mod config;
 mod game;
