@@ -12,6 +12,7 @@ mod game;
 mod openings;
 mod pgn;
 mod stats;
+mod tally;
 mod tournament;
 
 use std::io::BufReader;

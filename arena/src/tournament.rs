@@ -1,17 +1,18 @@
 //! The tournament: which games are played (every pair of engines, each
 //! opening twice with colours swapped), the worker threads that play them,
-//! and the running tally — progress line, PGN, SPRT stop, final report.
+//! and the loop that takes their results — PGN, progress line, SPRT stop.
+//! What is counted and how it is reported is `tally`'s.
 //!
 //! A game pair is the unit of work: one worker plays both games of a pair
 //! back to back, so pentanomial statistics see whole pairs. Each worker
 //! owns its engine processes; the main thread only counts and writes.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::fmt::Write as _;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::PathBuf;
-use std::thread;
+use std::thread::{self, JoinHandle};
 
 use anyhow::{Context, Result, bail};
 use board::ByColor;
@@ -19,10 +20,11 @@ use crossbeam_channel::{Sender, bounded, unbounded};
 
 use crate::child::EngineProcess;
 use crate::config::EngineSpec;
-use crate::game::{GameRecord, GameResult, GameSettings, Seat, play_game};
+use crate::game::{GameRecord, GameSettings, Seat, play_game};
 use crate::openings::Opening;
 use crate::pgn::{self, PgnContext};
-use crate::stats::{GameScore, Pentanomial, Sprt, SprtState, Trinomial};
+use crate::stats::{Sprt, SprtState};
+use crate::tally::{Tally, sprt_verdict};
 
 /// Everything a tournament needs.
 pub struct Tournament {
@@ -72,26 +74,6 @@ enum Message {
     },
 }
 
-/// The running tally of one pair of engines, from `a`'s point of view.
-#[derive(Default)]
-struct PairingStats {
-    a: usize,
-    b: usize,
-    games: Trinomial,
-    pairs: Pentanomial,
-    first_of_pair: HashMap<u64, GameScore>,
-}
-
-/// The score of engine `a` in a finished game of the pair.
-fn score_for_a(result: GameResult, second: bool) -> GameScore {
-    let red_score = match result {
-        GameResult::RedWins => GameScore::Win,
-        GameResult::Draw => GameScore::Draw,
-        GameResult::BlackWins => GameScore::Loss,
-    };
-    if second { red_score.flip() } else { red_score }
-}
-
 impl Tournament {
     fn schedule(&self) -> (Vec<(usize, usize)>, VecDeque<PairJob>) {
         let n = self.engines.len();
@@ -124,72 +106,21 @@ impl Tournament {
     /// Bad settings or an unwritable PGN file. Engine failures are not
     /// errors: they lose games.
     pub fn run(&self) -> Result<()> {
-        if self.engines.len() < 2 {
-            bail!("need at least two engines");
-        }
-        if self.sprt.is_some() && self.engines.len() != 2 {
-            bail!("--sprt needs exactly two engines");
-        }
-        if self.openings.is_empty() {
-            bail!("no openings");
-        }
-        // Fail fast on a wrong path or a non-engine, before any game: an
-        // engine that cannot start would otherwise lose every game in a
-        // blink and a long run would "finish" at once.
-        for spec in &self.engines {
-            EngineProcess::start(spec)?.quit(self.settings.grace);
-        }
-        let (pairings, jobs) = self.schedule();
+        self.check()?;
+        let (pairings, mut jobs) = self.schedule();
         let total = jobs.len() as u64 * 2;
-        let mut pgn_file: Option<File> = match &self.pgn {
-            Some(path) => Some(
-                OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(path)
-                    .with_context(|| format!("cannot open PGN file {}", path.display()))?,
-            ),
-            None => None,
-        };
-
-        let mut jobs = jobs;
+        let mut pgn_file = self.open_pgn()?;
         let (tx, rx) = unbounded::<Message>();
-        let workers = self.concurrency.clamp(1, 64);
-        let mut handles = Vec::new();
-        for w in 0..workers {
-            let tx = tx.clone();
-            let engines = self.engines.clone();
-            let settings = self.settings.clone();
-            let openings = self.openings.clone();
-            let handle = thread::Builder::new()
-                .name(format!("worker-{w}"))
-                .spawn(move || worker(&tx, &engines, &settings, &openings))
-                .context("cannot start a worker thread")?;
-            handles.push(handle);
-        }
+        let handles = self.start_workers(&tx)?;
         drop(tx);
-        let mut stopped = false;
 
-        let mut stats: Vec<PairingStats> = pairings
-            .iter()
-            .map(|&(a, b)| PairingStats {
-                a,
-                b,
-                ..PairingStats::default()
-            })
-            .collect();
-        let mut points = vec![0u64; self.engines.len()]; // half points
-        let mut played = vec![0u64; self.engines.len()];
-        let mut terminations: BTreeMap<String, u64> = BTreeMap::new();
-        let mut faults: BTreeMap<(String, String), u64> = BTreeMap::new();
-        let date = pgn::today();
-        let tc = self.settings.tc.to_string();
-        let mut done = 0u64;
+        let names: Vec<&str> = self.engines.iter().map(|e| e.name.as_str()).collect();
+        let mut tally = Tally::new(self.engines.len(), &pairings);
+        let mut stopped = false;
         // A PGN write failure ends the run, but only after the games in
         // progress, so that every engine gets its `quit` and none is left
         // running.
         let mut pgn_error: Option<anyhow::Error> = None;
-
         for message in &rx {
             let (job, second, record) = match message {
                 Message::Want(reply) => {
@@ -205,99 +136,35 @@ impl Tournament {
                     record,
                 } => (job, second, record),
             };
-            done += 1;
-            let score_a = score_for_a(record.result, second);
-            let st = &mut stats[job.pairing];
-            st.games.add(score_a);
-            if let Some(first) = st.first_of_pair.remove(&job.id) {
-                let (g1, g2) = if second {
-                    (first, score_a)
-                } else {
-                    (score_a, first)
-                };
-                st.pairs.add(g1, g2);
-            } else {
-                st.first_of_pair.insert(job.id, score_a);
+            tally.add(job.pairing, job.id, second, &record);
+            if let Some(out) = &mut pgn_file
+                && let Err(e) = out.write(&job, second, &record)
+            {
+                eprintln!("error: cannot write the PGN file: {e}; finishing the games in progress");
+                pgn_error = Some(anyhow::Error::new(e).context("cannot write the PGN file"));
+                pgn_file = None;
+                stopped = true;
             }
-            points[job.a] += score_a.half_points() as u64;
-            points[job.b] += score_a.flip().half_points() as u64;
-            played[job.a] += 1;
-            played[job.b] += 1;
-            *terminations
-                .entry(record.termination.to_string())
-                .or_default() += 1;
-            if record.termination.is_fault() {
-                let loser = match record.result {
-                    GameResult::RedWins => &record.black,
-                    _ => &record.red,
-                };
-                *faults
-                    .entry((loser.clone(), record.termination.to_string()))
-                    .or_default() += 1;
-            }
-
-            if let Some(file) = &mut pgn_file {
-                let round = 2 * job.id + 1 + u64::from(second);
-                let ctx = PgnContext {
-                    event: &self.event,
-                    date: &date,
-                    round,
-                    time_control: &tc,
-                };
-                let written = file
-                    .write_all(pgn::write_game(&record, &ctx).as_bytes())
-                    .and_then(|()| file.flush());
-                if let Err(e) = written {
-                    eprintln!(
-                        "error: cannot write the PGN file: {e}; finishing the games in progress"
-                    );
-                    pgn_error = Some(anyhow::Error::new(e).context("cannot write the PGN file"));
-                    pgn_file = None;
-                    stopped = true;
-                }
-            }
-
             let mut line = format!(
-                "[{done}/{total}] {} - {} {} ({})",
+                "[{}/{total}] {} - {} {} ({}) | {}",
+                tally.done,
                 record.red,
                 record.black,
                 record.result.pgn(),
-                record.termination
+                record.termination,
+                tally.standings(&names, self.sprt.as_ref())
             );
-            if stats.len() > 1 {
-                let _ = write!(
-                    line,
-                    " | {}",
-                    standings_text(&self.engines, &points, &played)
-                );
-            }
-            if stats.len() == 1 {
-                let st = &stats[0];
-                let _ = write!(
-                    line,
-                    " | {}",
-                    trinomial_text(
-                        &self.engines[st.a].name,
-                        &self.engines[st.b].name,
-                        &st.games
-                    )
-                );
-                if let Some(sprt) = &self.sprt {
-                    let llr = sprt.llr(&st.pairs);
-                    let (lo, hi) = sprt.bounds();
-                    let _ = write!(line, " | LLR {llr:.2} ({lo:.2}, {hi:.2})");
-                    let state = sprt.state(llr);
-                    if state != SprtState::Continue && !stopped {
-                        stopped = true;
-                        let _ = write!(line, " | SPRT stop: {}", sprt_verdict(state));
-                    }
-                }
+            if let Some((_, state)) = tally.sprt(self.sprt.as_ref())
+                && state != SprtState::Continue
+                && !stopped
+            {
+                stopped = true;
+                let _ = write!(line, " | SPRT stop: {}", sprt_verdict(state));
             }
             println!("{line}");
-            if !record.termination.is_fault() {
-                continue;
+            if record.termination.is_fault() {
+                println!("    {}", record.detail);
             }
-            println!("    {}", record.detail);
         }
         for handle in handles {
             if handle.join().is_err() {
@@ -306,120 +173,89 @@ impl Tournament {
         }
 
         println!();
-        println!(
-            "{}",
-            self.report(&stats, &points, &played, &terminations, &faults, done)
-        );
+        let tc = self.settings.tc.to_string();
+        println!("{}", tally.report(&names, &tc, self.sprt.as_ref()));
         pgn_error.map_or(Ok(()), Err)
     }
 
-    fn report(
-        &self,
-        stats: &[PairingStats],
-        points: &[u64],
-        played: &[u64],
-        terminations: &BTreeMap<String, u64>,
-        faults: &BTreeMap<(String, String), u64>,
-        done: u64,
-    ) -> String {
-        let mut out = String::new();
-        let _ = writeln!(
-            out,
-            "Finished {done} games, time control {}.",
-            self.settings.tc
-        );
-        if self.engines.len() > 2 {
-            let _ = writeln!(
-                out,
-                "{:<20} {:>6} {:>8} {:>7}",
-                "Engine", "Games", "Points", "Score"
-            );
-            let mut order: Vec<usize> = (0..self.engines.len()).collect();
-            order.sort_by_key(|&i| std::cmp::Reverse(points[i]));
-            for i in order {
-                let score = if played[i] > 0 {
-                    50.0 * points[i] as f64 / played[i] as f64
-                } else {
-                    0.0
-                };
-                let _ = writeln!(
-                    out,
-                    "{:<20} {:>6} {:>8.1} {:>6.1} %",
-                    self.engines[i].name,
-                    played[i],
-                    points[i] as f64 / 2.0,
-                    score
-                );
-            }
+    /// Refuses settings no tournament can be played with, and starts every
+    /// engine once.
+    fn check(&self) -> Result<()> {
+        if self.engines.len() < 2 {
+            bail!("need at least two engines");
         }
-        for st in stats {
-            let (a, b) = (&self.engines[st.a].name, &self.engines[st.b].name);
-            let _ = writeln!(out, "{}", trinomial_text(a, b, &st.games));
-            if let Some(e) = st.pairs.elo() {
-                let _ = writeln!(out, "  Elo from pairs: {e} (95 %)");
-            }
-            if let Some(e) = st.pairs.normalized_elo() {
-                let _ = writeln!(out, "  nElo from pairs: {e} (95 %)");
-            }
-            let c = st.pairs.counts;
-            let _ = writeln!(
-                out,
-                "  Pentanomial [0, 0.5, 1, 1.5, 2]: [{}, {}, {}, {}, {}] ({} pairs)",
-                c[0],
-                c[1],
-                c[2],
-                c[3],
-                c[4],
-                st.pairs.pairs()
-            );
-            if let Some(sprt) = &self.sprt {
-                let llr = sprt.llr(&st.pairs);
-                let (lo, hi) = sprt.bounds();
-                let model = match sprt.model {
-                    crate::stats::EloModel::Normalized => "normalized",
-                    crate::stats::EloModel::Logistic => "logistic",
-                };
-                let _ = writeln!(
-                    out,
-                    "  SPRT elo0={} elo1={} alpha={} beta={} ({model}): LLR {llr:.2} [{lo:.2}, {hi:.2}] {}",
-                    sprt.elo0,
-                    sprt.elo1,
-                    sprt.alpha,
-                    sprt.beta,
-                    sprt_verdict(sprt.state(llr))
-                );
-            }
+        if self.sprt.is_some() && self.engines.len() != 2 {
+            bail!("--sprt needs exactly two engines");
         }
-        let list: Vec<String> = terminations
-            .iter()
-            .map(|(k, v)| format!("{k} {v}"))
-            .collect();
-        let _ = writeln!(out, "Terminations: {}", list.join(", "));
-        for ((engine, what), n) in faults {
-            let _ = writeln!(out, "Fault: {engine}: {what} x{n}");
+        if self.openings.is_empty() {
+            bail!("no openings");
         }
-        out.trim_end().to_string()
+        // Fail fast on a wrong path or a non-engine, before any game: an
+        // engine that cannot start would otherwise lose every game in a
+        // blink and a long run would "finish" at once.
+        for spec in &self.engines {
+            EngineProcess::start(spec)?.quit(self.settings.grace);
+        }
+        Ok(())
+    }
+
+    /// The PGN file, opened for appending.
+    fn open_pgn(&self) -> Result<Option<PgnOut>> {
+        let Some(path) = &self.pgn else {
+            return Ok(None);
+        };
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .with_context(|| format!("cannot open PGN file {}", path.display()))?;
+        Ok(Some(PgnOut {
+            file,
+            event: self.event.clone(),
+            date: pgn::today(),
+            time_control: self.settings.tc.to_string(),
+        }))
+    }
+
+    /// Starts the worker threads, each with its own engine processes.
+    fn start_workers(&self, tx: &Sender<Message>) -> Result<Vec<JoinHandle<()>>> {
+        let mut handles = Vec::new();
+        for w in 0..self.concurrency.clamp(1, 64) {
+            let tx = tx.clone();
+            let engines = self.engines.clone();
+            let settings = self.settings.clone();
+            let openings = self.openings.clone();
+            let handle = thread::Builder::new()
+                .name(format!("worker-{w}"))
+                .spawn(move || worker(&tx, &engines, &settings, &openings))
+                .context("cannot start a worker thread")?;
+            handles.push(handle);
+        }
+        Ok(handles)
     }
 }
 
-fn sprt_verdict(state: SprtState) -> &'static str {
-    match state {
-        SprtState::Continue => "(no decision yet)",
-        SprtState::AcceptH0 => "H0 accepted (fail)",
-        SprtState::AcceptH1 => "H1 accepted (pass)",
-    }
+/// The PGN file and the tags every game of the run shares.
+struct PgnOut {
+    file: File,
+    event: String,
+    date: String,
+    time_control: String,
 }
 
-/// `a vs b: W 5 D 4 L 3 [54.2 %] Elo +29.1 ± 45.2`.
-fn trinomial_text(a: &str, b: &str, t: &Trinomial) -> String {
-    let mut s = format!("{a} vs {b}: W {} D {} L {}", t.wins, t.draws, t.losses);
-    if let Some(score) = t.score() {
-        let _ = write!(s, " [{:.1} %]", 100.0 * score);
+impl PgnOut {
+    /// Appends one game.
+    fn write(&mut self, job: &PairJob, second: bool, record: &GameRecord) -> std::io::Result<()> {
+        let ctx = PgnContext {
+            event: &self.event,
+            date: &self.date,
+            round: 2 * job.id + 1 + u64::from(second),
+            time_control: &self.time_control,
+        };
+        self.file
+            .write_all(pgn::write_game(record, &ctx).as_bytes())?;
+        self.file.flush()
     }
-    if let Some(e) = t.elo() {
-        let _ = write!(s, " Elo {e}");
-    }
-    s
 }
 
 /// A worker: asks for pair jobs until there are none, plays them, then
@@ -485,33 +321,9 @@ fn two_mut<T>(v: &mut [T], i: usize, j: usize) -> Option<(&mut T, &mut T)> {
     }
 }
 
-/// The round-robin standings for the progress line, leader first:
-/// `a 3.5/5, b 2/4, c 1.5/3` (points / games).
-fn standings_text(engines: &[EngineSpec], points: &[u64], played: &[u64]) -> String {
-    let mut order: Vec<usize> = (0..engines.len()).collect();
-    order.sort_by_key(|&i| (std::cmp::Reverse(points[i]), played[i]));
-    order
-        .iter()
-        .map(|&i| {
-            let whole = points[i] / 2;
-            let half = if points[i] % 2 == 1 { ".5" } else { "" };
-            format!("{} {whole}{half}/{}", engines[i].name, played[i])
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn pair_scores() {
-        assert_eq!(score_for_a(GameResult::RedWins, false), GameScore::Win);
-        assert_eq!(score_for_a(GameResult::RedWins, true), GameScore::Loss);
-        assert_eq!(score_for_a(GameResult::BlackWins, true), GameScore::Win);
-        assert_eq!(score_for_a(GameResult::Draw, true), GameScore::Draw);
-    }
 
     #[test]
     fn two_mut_picks_both() {
