@@ -14,6 +14,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use board::{Move, Position};
+use book::pgn::{GameResult, TsvGame, is_tsv_filler};
 
 /// A start position of the suite.
 #[derive(Clone)]
@@ -107,7 +108,8 @@ struct Seen {
 }
 
 /// Builds a balanced opening suite from game records in the `ccpd-games.iccs.tsv`
-/// layout (header line, then `game<TAB>result<TAB>plies<TAB>moves`).
+/// layout (header line, then `game<TAB>result<TAB>plies<TAB>moves`), read
+/// line by line with the `book` crate's reader of that layout.
 ///
 /// 1. Replay the first `max_plies` plies of every game with a known result;
 ///    tally every position at plies `min_plies..=max_plies` by Zobrist key
@@ -132,25 +134,24 @@ pub fn build(input: impl BufRead, settings: &BuildSettings) -> Result<(String, u
     let mut games_read = 0usize;
     for (i, line) in input.lines().enumerate() {
         let line = line.with_context(|| format!("reading line {}", i + 1))?;
-        let cols: Vec<&str> = line.split('\t').collect();
-        if i == 0 || cols.len() < 4 {
+        // Malformed lines are skipped, as the book builder skips them.
+        if is_tsv_filler(&line) {
             continue;
         }
-        let red_half = match cols[1] {
-            "1-0" => 2,
-            "1/2-1/2" => 1,
-            "0-1" => 0,
-            _ => continue,
+        let Some(game) = TsvGame::parse(&line) else {
+            continue;
+        };
+        let red_half = match game.result {
+            GameResult::RedWins => 2,
+            GameResult::Draw => 1,
+            GameResult::BlackWins => 0,
+            GameResult::Unknown => continue,
         };
         games_read += 1;
         let mut pos = Position::startpos();
         let mut line_moves = Vec::new();
         let mut trunk = 0;
-        for (ply, text) in cols[3]
-            .split_whitespace()
-            .take(settings.max_plies)
-            .enumerate()
-        {
+        for (ply, text) in game.moves.iter().take(settings.max_plies).enumerate() {
             let Ok(m) = pos.parse_move(text) else { break };
             if pos.play(m).is_err() {
                 break;
