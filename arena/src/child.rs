@@ -176,10 +176,13 @@ impl EngineProcess {
         };
         self.send(hello)?;
         let mut advertises_millis = false;
+        let mut last = None;
         loop {
-            let line = self
-                .next_line(deadline)
-                .map_err(|f| anyhow!("no '{ok}': {f:?}"))?;
+            let line = match self.next_line(deadline) {
+                Ok(line) => line,
+                Err(f) => bail!(self.no_answer(hello, ok, &f, last.as_deref())),
+            };
+            last = Some(line.clone());
             let mut words = line.split_whitespace();
             match (words.next(), words.next()) {
                 (Some(w), _) if w == ok => break,
@@ -208,14 +211,49 @@ impl EngineProcess {
     /// Sends `isready` and waits for `readyok`, skipping other lines.
     fn sync(&mut self, deadline: Instant) -> Result<()> {
         self.send("isready")?;
+        let mut last = None;
         loop {
-            let line = self
-                .next_line(deadline)
-                .map_err(|f| anyhow!("no 'readyok': {f:?}"))?;
+            let line = match self.next_line(deadline) {
+                Ok(line) => line,
+                Err(f) => bail!(self.no_answer("isready", "readyok", &f, last.as_deref())),
+            };
             if line.trim() == "readyok" {
                 return Ok(());
             }
+            last = Some(line);
         }
+    }
+
+    /// Says in plain words that the program did not answer `sent` with
+    /// `expected`, and what it did instead: a program that is no engine
+    /// (a shell, `cat`) ends up here, and its user needs a hint, not the
+    /// name of an internal state.
+    fn no_answer(
+        &self,
+        sent: &str,
+        expected: &str,
+        failure: &SearchFailure,
+        last: Option<&str>,
+    ) -> String {
+        let what = match failure {
+            SearchFailure::Crashed(how) => format!("it {how} before answering '{sent}'"),
+            SearchFailure::Hung => format!(
+                "it did not answer '{sent}' with '{expected}' within {} s",
+                STARTUP_TIMEOUT.as_secs()
+            ),
+        };
+        let said = match last {
+            Some(line) => format!(
+                " (the last line it wrote was '{}')",
+                line.chars().take(60).collect::<String>()
+            ),
+            None => " (it wrote nothing)".to_string(),
+        };
+        let hint = match self.spec.protocol {
+            Protocol::Ucci => "is it a UCCI engine? For a UCI engine add proto=uci to its --engine",
+            Protocol::Uci => "is it a UCI engine? For a UCCI engine leave out proto=uci",
+        };
+        format!("{what}{said}; {hint}")
     }
 
     /// Tells the engine a new game starts and waits until it is ready.

@@ -548,6 +548,44 @@ fn bad_command_lines_are_refused() {
     }
 }
 
+#[test]
+fn a_program_that_is_no_engine_is_refused_in_plain_words() {
+    // `cat` echoes `ucci` back and never says `ucciok`; `true` exits at once.
+    for (cmd, expected) in [
+        (
+            "/bin/cat",
+            "did not answer 'ucci' with 'ucciok' within 10 s",
+        ),
+        (
+            "/bin/true",
+            "exited with exit status: 0 before answering 'ucci'",
+        ),
+    ] {
+        let start = Instant::now();
+        let out = Command::new(ARENA)
+            .args([
+                "--engine",
+                "name=notengine",
+                &format!("cmd={cmd}"),
+                "--engine",
+                &format!("cmd={MOCK}"),
+                "--depth",
+                "1",
+            ])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success());
+        assert!(start.elapsed() < Duration::from_secs(15));
+        assert!(err.contains("engine 'notengine' failed to start"), "{err}");
+        assert!(err.contains(expected), "{err}");
+        assert!(err.contains("proto=uci"), "{err}");
+        for debug_text in ["Hung", "Crashed(", "\"exit"] {
+            assert!(!err.contains(debug_text), "{err}");
+        }
+    }
+}
+
 /// The workspace's Chariot binary, if built (CI builds release first).
 fn chariot() -> Option<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
