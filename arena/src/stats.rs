@@ -102,24 +102,36 @@ fn mean_var(bins: &[(f64, f64)]) -> Option<(f64, f64, f64)> {
     Some((n, mu, var))
 }
 
-/// Elo and its interval from samples: the mean score ± 1.96 standard errors,
-/// each end converted to Elo.
+/// Elo and its 95 % interval from samples.
+///
+/// The interval is built on the Elo scale itself, which is the logit of the
+/// score: Elo ± 1.96 · se · dElo/ds, with se the standard error of the mean
+/// score and dElo/ds = 400 / (ln 10 · s · (1 − s)). It used to be built on
+/// the score scale (s ± 1.96 · se, each end converted to Elo, as cutechess
+/// and fastchess do), but that interval leaves (0, 1) whenever the score is
+/// near an edge for the number of games — W D L W gives s = 0.625 ± 0.41 —
+/// and an end beyond 1 is an infinite Elo: the error bar went back to
+/// `± inf` after it had been finite. On the Elo scale the bar is finite
+/// whenever the samples differ (then 0 < s < 1), so once finite it stays
+/// finite.
 fn elo_of_bins(bins: &[(f64, f64)]) -> Option<EloEstimate> {
     let (n, mu, var) = mean_var(bins)?;
+    let elo = elo_from_score(mu);
     // Identical samples (one game, or all draws) say nothing about the
     // spread: the interval is unknown, not zero wide.
     if var == 0.0 {
         return Some(EloEstimate {
-            elo: elo_from_score(mu),
+            elo,
             lower: f64::NAN,
             upper: f64::NAN,
         });
     }
-    let half = Z95 * (var / n).sqrt();
+    let slope = 400.0 / (std::f64::consts::LN_10 * mu * (1.0 - mu));
+    let half = Z95 * (var / n).sqrt() * slope;
     Some(EloEstimate {
-        elo: elo_from_score(mu),
-        lower: elo_from_score(mu - half),
-        upper: elo_from_score(mu + half),
+        elo,
+        lower: elo - half,
+        upper: elo + half,
     })
 }
 
@@ -386,8 +398,8 @@ mod tests {
     fn trinomial_elo_and_interval() {
         // W 30, D 40, L 30 → s = (30 + 20)/100 = 0.5, Elo 0.
         // var = (30·0.25 + 40·0 + 30·0.25)/100 = 0.15; se = √(0.15/100) = 0.0387298;
-        // half = 1.959964 · 0.0387298 = 0.0759090.
-        // upper = elo(0.5759090): 1/s − 1 = 0.736388, log10 = −0.132893, × −400 = 53.157.
+        // half = 1.959964 · 0.0387298 = 0.0759090 in score; dElo/ds at ½ is
+        // 400 / (ln 10 · 0.25) = 694.871, so ± 52.747.
         let t = Trinomial {
             wins: 30,
             draws: 40,
@@ -396,14 +408,14 @@ mod tests {
         let e = t.elo().unwrap();
         assert_eq!(t.score(), Some(0.5));
         assert_eq!(e.elo, 0.0);
-        assert!(close(e.upper, 53.157, 0.01), "{e:?}");
-        assert!(close(e.lower, -53.157, 0.01), "{e:?}");
-        assert!(close(e.error(), 53.157, 0.01));
+        assert!(close(e.upper, 52.747, 0.01), "{e:?}");
+        assert!(close(e.lower, -52.747, 0.01), "{e:?}");
+        assert!(close(e.error(), 52.747, 0.01));
 
         // W 60, D 20, L 20 → s = 0.7; elo(0.7) = −400·log10(0.428571) = 147.19.
-        // var = (60·0.09 + 20·0.04 + 20·0.49)/100 = 0.16; se = 0.04; half = 0.0783986.
-        // upper = elo(0.7783986) = −400·log10(0.284689) = 218.25;
-        // lower = elo(0.6216014) = −400·log10(0.608749) = 86.23.
+        // var = (60·0.09 + 20·0.04 + 20·0.49)/100 = 0.16; se = 0.04; half = 0.0783986;
+        // dElo/ds = 400 / (ln 10 · 0.7 · 0.3) = 827.228, so ± 64.853:
+        // upper 212.04, lower 82.34.
         let t = Trinomial {
             wins: 60,
             draws: 20,
@@ -411,8 +423,8 @@ mod tests {
         };
         let e = t.elo().unwrap();
         assert!(close(e.elo, 147.19, 0.01), "{e:?}");
-        assert!(close(e.upper, 218.25, 0.01), "{e:?}");
-        assert!(close(e.lower, 86.23, 0.01), "{e:?}");
+        assert!(close(e.upper, 212.04, 0.01), "{e:?}");
+        assert!(close(e.lower, 82.34, 0.01), "{e:?}");
         assert_eq!(Trinomial::default().elo(), None);
     }
 
@@ -427,14 +439,14 @@ mod tests {
 
         // Pairs [LL LD DD/WL WD WW] = [5, 20, 50, 20, 5] (100 pairs): symmetric, μ = ½.
         // var = (5·0.25 + 20·0.0625 + 50·0 + 20·0.0625 + 5·0.25)/100 = 0.05;
-        // se = √(0.05/100) = 0.0223607, half = 0.0438262;
-        // upper = elo(0.5438262) = −400·log10(0.838822) = 30.53.
+        // se = √(0.05/100) = 0.0223607, half = 0.0438262 in score,
+        // × 694.871 = 30.454 in Elo.
         let p = Pentanomial {
             counts: [5, 20, 50, 20, 5],
         };
         let e = p.elo().unwrap();
         assert_eq!(e.elo, 0.0);
-        assert!(close(e.upper, 30.53, 0.01), "{e:?}");
+        assert!(close(e.upper, 30.454, 0.01), "{e:?}");
         // nElo: σ = √(2·0.05) = 0.316228; upper = 0.0438262 / 0.316228 · 347.436 = 48.15.
         let n = p.normalized_elo().unwrap();
         assert_eq!(n.elo, 0.0);
@@ -572,5 +584,47 @@ mod tests {
         assert!(e.error().is_nan());
         assert_eq!(e.to_string(), "+0.0 ± n/a");
         assert!(elo_of_bins(&[]).is_none());
+    }
+
+    #[test]
+    fn error_bar_once_finite_stays_finite() {
+        // W D L: s = ½, finite. One more win: s = 0.625 with 4 games, whose
+        // score interval (0.625 ± 0.406) passed 1 and read `± inf`.
+        let t = Trinomial {
+            wins: 2,
+            draws: 1,
+            losses: 1,
+        };
+        let e = t.elo().unwrap();
+        assert!(e.error().is_finite(), "{e:?}");
+        assert!(
+            close(e.elo, 88.74, 0.01) && close(e.error(), 301.13, 0.01),
+            "{e:?}"
+        );
+        assert_eq!(e.to_string(), "+88.7 ± 301.1");
+
+        // Every sequence of up to 8 games, and of up to 5 pairs: once the
+        // bar is finite, it never turns infinite (nor unknown) again.
+        let scores = [GameScore::Win, GameScore::Draw, GameScore::Loss];
+        for code in 0..3usize.pow(8) {
+            let (mut t, mut c, mut finite) = (Trinomial::default(), code, false);
+            for _ in 0..8 {
+                t.add(scores[c % 3]);
+                c /= 3;
+                let bar = t.elo().unwrap().error();
+                assert!(!finite || bar.is_finite(), "{t:?}");
+                finite |= bar.is_finite();
+            }
+        }
+        for code in 0..5usize.pow(5) {
+            let (mut p, mut c, mut finite) = (Pentanomial::default(), code, false);
+            for _ in 0..5 {
+                p.counts[c % 5] += 1;
+                c /= 5;
+                let bar = p.elo().unwrap().error();
+                assert!(!finite || bar.is_finite(), "{p:?}");
+                finite |= bar.is_finite();
+            }
+        }
     }
 }
