@@ -174,7 +174,7 @@ impl EngineProcess {
             Protocol::Ucci => ("ucci", "ucciok"),
             Protocol::Uci => ("uci", "uciok"),
         };
-        self.send(hello)?;
+        self.send_expecting(hello, ok)?;
         let mut advertises_millis = false;
         let mut last = None;
         loop {
@@ -210,7 +210,7 @@ impl EngineProcess {
 
     /// Sends `isready` and waits for `readyok`, skipping other lines.
     fn sync(&mut self, deadline: Instant) -> Result<()> {
-        self.send("isready")?;
+        self.send_expecting("isready", "readyok")?;
         let mut last = None;
         loop {
             let line = match self.next_line(deadline) {
@@ -222,6 +222,17 @@ impl EngineProcess {
             }
             last = Some(line);
         }
+    }
+
+    /// Sends `line`, to which the program must answer `expected`; a
+    /// program that has already exited (the pipe is closed) is described
+    /// as one that did not answer.
+    fn send_expecting(&mut self, line: &str, expected: &str) -> Result<()> {
+        if self.send(line).is_err() {
+            let failure = self.crash_failure();
+            bail!(self.no_answer(line, expected, &failure, None));
+        }
+        Ok(())
     }
 
     /// Says in plain words that the program did not answer `sent` with
