@@ -15,7 +15,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
-use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
+use crossbeam_channel::{Receiver, RecvError, select, unbounded};
 
 use crate::config::{EngineSpec, Protocol};
 
@@ -39,6 +39,9 @@ pub enum SearchFailure {
     /// No final line came before the deadline, nor within the grace period
     /// after `stop`.
     Hung,
+    /// The run is being interrupted (Ctrl-C or SIGTERM): no answer is
+    /// waited for, and the engine is not to blame.
+    Interrupted,
 }
 
 /// An evaluation as the engine reported it, from its own point of view.
@@ -85,16 +88,22 @@ pub struct EngineProcess {
     millis: bool,
     /// stdout is closed: no more lines will come.
     eof: bool,
+    /// Disconnected when the run is interrupted: every wait for a line
+    /// also waits on this, so an interruption ends it at once.
+    cancel: Receiver<()>,
 }
 
 impl EngineProcess {
     /// Starts the process, performs the handshake, sends the options and
     /// waits for `readyok`.
     ///
+    /// A run that waits on nothing but the engine gives
+    /// [`crossbeam_channel::never`] as `cancel`.
+    ///
     /// # Errors
     /// The program cannot be started, or does not complete the handshake in
     /// time.
-    pub fn start(spec: &EngineSpec) -> Result<EngineProcess> {
+    pub fn start(spec: &EngineSpec, cancel: &Receiver<()>) -> Result<EngineProcess> {
         let mut cmd = Command::new(&spec.cmd);
         cmd.args(&spec.args)
             .stdin(Stdio::piped())
@@ -103,6 +112,12 @@ impl EngineProcess {
         if let Some(dir) = &spec.dir {
             cmd.current_dir(dir);
         }
+        // The engine gets a process group of its own, so a Ctrl-C at the
+        // terminal reaches the arena alone: the arena then ends the games
+        // and shuts the engines down itself, and no engine dies of the
+        // signal mid-game and is scored as crashed.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
         let mut child = cmd.spawn().with_context(|| {
             format!(
                 "cannot start engine '{}' ({})",
@@ -151,6 +166,7 @@ impl EngineProcess {
             events,
             millis: false,
             eof: false,
+            cancel: cancel.clone(),
         };
         engine
             .handshake()
@@ -252,6 +268,9 @@ impl EngineProcess {
                 "it did not answer '{sent}' with '{expected}' within {} s",
                 STARTUP_TIMEOUT.as_secs()
             ),
+            SearchFailure::Interrupted => {
+                return format!("the run was interrupted before it answered '{sent}'");
+            }
         };
         let said = match last {
             Some(line) => format!(
@@ -294,13 +313,17 @@ impl EngineProcess {
         if self.eof {
             return Err(self.crash_failure());
         }
-        match self.events.recv_deadline(deadline) {
-            Ok(Event::Line(line)) => Ok(line),
-            Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => {
-                self.eof = true;
-                Err(self.crash_failure())
-            }
-            Err(RecvTimeoutError::Timeout) => Err(SearchFailure::Hung),
+        let timeout = deadline.saturating_duration_since(Instant::now());
+        select! {
+            recv(self.events) -> event => match event {
+                Ok(Event::Line(line)) => Ok(line),
+                Ok(Event::Eof) | Err(RecvError) => {
+                    self.eof = true;
+                    Err(self.crash_failure())
+                }
+            },
+            recv(self.cancel) -> _ => Err(SearchFailure::Interrupted),
+            default(timeout) => Err(SearchFailure::Hung),
         }
     }
 

@@ -10,6 +10,8 @@ use std::time::{Duration, Instant};
 
 use board::{ByColor, Color, Move, Outcome, Position, Reason};
 
+use crossbeam_channel::{Receiver, TryRecvError};
+
 use crate::adjudication::adjudicate_scores;
 use crate::child::{EngineProcess, SearchFailure};
 use crate::config::{DrawRule, EngineSpec, Protocol, ResignRule, TimeControl};
@@ -154,12 +156,23 @@ pub struct GameSettings {
 pub struct Seat {
     spec: EngineSpec,
     engine: Option<EngineProcess>,
+    /// Disconnected when the run is interrupted (see [`EngineProcess`]).
+    cancel: Receiver<()>,
 }
 
 impl Seat {
     /// A seat whose process is started on first use.
-    pub fn new(spec: EngineSpec) -> Seat {
-        Seat { spec, engine: None }
+    pub fn new(spec: EngineSpec, cancel: Receiver<()>) -> Seat {
+        Seat {
+            spec,
+            engine: None,
+            cancel,
+        }
+    }
+
+    /// Whether the run is being interrupted.
+    fn interrupted(&self) -> bool {
+        matches!(self.cancel.try_recv(), Err(TryRecvError::Disconnected))
     }
 
     /// The engine's name.
@@ -174,7 +187,7 @@ impl Seat {
         let alive = self.engine.as_mut().is_some_and(|e| e.new_game().is_ok());
         if !alive {
             self.engine = None;
-            let mut engine = EngineProcess::start(&self.spec)?;
+            let mut engine = EngineProcess::start(&self.spec, &self.cancel)?;
             engine.new_game()?;
             self.engine = Some(engine);
         }
@@ -289,18 +302,36 @@ impl Ending {
     }
 }
 
+/// Why the game loop stopped before the game went on.
+enum Stop {
+    /// The game is over.
+    Over(Ending),
+    /// The run is being interrupted; the game counts for nothing.
+    Interrupted,
+}
+
+/// Why the side to move did not play a move.
+enum TurnEnd {
+    /// It broke the game (see [`Termination::is_fault`]) and loses.
+    Fault(Termination, String),
+    /// The run is being interrupted.
+    Interrupted,
+}
+
 /// Plays one game from `opening` with `seats.red` as Red and `seats.black`
-/// as Black.
+/// as Black. `None` when the run was interrupted before the game ended.
 pub fn play_game(
     mut seats: ByColor<&mut Seat>,
     opening: &Opening,
     settings: &GameSettings,
-) -> GameRecord {
+) -> Option<GameRecord> {
     let start = &opening.position;
     let start_fen = start.fen();
     let mut moves = Vec::new();
-    let ending = play_moves(&mut seats, start, &start_fen, &mut moves, settings);
-    GameRecord {
+    let Stop::Over(ending) = play_moves(&mut seats, start, &start_fen, &mut moves, settings) else {
+        return None;
+    };
+    Some(GameRecord {
         red: seats[Color::Red].name().to_string(),
         black: seats[Color::Black].name().to_string(),
         start_fen,
@@ -310,7 +341,7 @@ pub fn play_game(
         result: ending.result,
         termination: ending.termination,
         detail: ending.detail,
-    }
+    })
 }
 
 /// The game itself: starts both engines, then asks the side to move for a
@@ -322,16 +353,19 @@ fn play_moves(
     start_fen: &str,
     moves: &mut Vec<Move>,
     settings: &GameSettings,
-) -> Ending {
+) -> Stop {
     // 1. Start (or restart) both engines; one that cannot start loses.
     for color in Color::ALL {
         if let Err(e) = seats[color].begin_game() {
+            if seats[color].interrupted() {
+                return Stop::Interrupted;
+            }
             let detail = format!(
                 "{} ({}) could not start: {e:#}",
                 side_name(color),
                 seats[color].name()
             );
-            return Ending::fault(color, Termination::Crash, detail);
+            return Stop::Over(Ending::fault(color, Termination::Crash, detail));
         }
     }
     let base = match settings.tc {
@@ -348,7 +382,7 @@ fn play_moves(
     //    the engines' scores.
     loop {
         if let Some(ending) = rule_ending(&pos, moves.len(), settings) {
-            return ending;
+            return Stop::Over(ending);
         }
         let side = pos.side_to_move();
         let turn = Turn {
@@ -359,7 +393,10 @@ fn play_moves(
         };
         let (m, score) = match turn.play(seats[side], &mut pos, &mut clocks) {
             Ok(played) => played,
-            Err((termination, detail)) => return Ending::fault(side, termination, detail),
+            Err(TurnEnd::Fault(termination, detail)) => {
+                return Stop::Over(Ending::fault(side, termination, detail));
+            }
+            Err(TurnEnd::Interrupted) => return Stop::Interrupted,
         };
         moves.push(m);
         scores.push(score);
@@ -375,11 +412,11 @@ fn play_moves(
                     })
                 ),
             };
-            return Ending {
+            return Stop::Over(Ending {
                 result,
                 termination,
                 detail,
-            };
+            });
         }
     }
 }
@@ -425,12 +462,13 @@ impl Turn<'_> {
         seat: &mut Seat,
         pos: &mut Position,
         clocks: &mut ByColor<Duration>,
-    ) -> Result<(Move, Option<i32>), (Termination, String)> {
+    ) -> Result<(Move, Option<i32>), TurnEnd> {
         let side = self.side;
         let settings = self.settings;
         let who = format!("{} ({})", side_name(side), seat.name());
         let Some(engine) = seat.engine.as_mut() else {
-            return Err((Termination::Crash, format!("{who} has no running process")));
+            let detail = format!("{who} has no running process");
+            return Err(TurnEnd::Fault(Termination::Crash, detail));
         };
         let (go, allowed) = go_command(engine, settings, clocks, side);
         let position = position_command(self.start_fen, self.moves);
@@ -438,7 +476,8 @@ impl Turn<'_> {
             Ok(reply) => reply,
             Err(SearchFailure::Crashed(how)) => {
                 seat.discard();
-                return Err((Termination::Crash, format!("{who} crashed: {how}")));
+                let detail = format!("{who} crashed: {how}");
+                return Err(TurnEnd::Fault(Termination::Crash, detail));
             }
             Err(SearchFailure::Hung) => {
                 seat.discard();
@@ -446,8 +485,9 @@ impl Turn<'_> {
                     "{who} gave no move within {} ms nor after stop",
                     allowed.as_millis()
                 );
-                return Err((Termination::Unresponsive, detail));
+                return Err(TurnEnd::Fault(Termination::Unresponsive, detail));
             }
+            Err(SearchFailure::Interrupted) => return Err(TurnEnd::Interrupted),
         };
         if reply.elapsed > allowed {
             let detail = format!(
@@ -455,7 +495,7 @@ impl Turn<'_> {
                 reply.elapsed.as_millis(),
                 allowed.as_millis()
             );
-            return Err((Termination::TimeForfeit, detail));
+            return Err(TurnEnd::Fault(Termination::TimeForfeit, detail));
         }
         if let TimeControl::Clock { increment, .. } = settings.tc {
             clocks[side] = clocks[side].saturating_sub(reply.elapsed) + increment;
@@ -463,17 +503,15 @@ impl Turn<'_> {
         let text = match reply.best {
             Ok(Some(text)) => text,
             Ok(None) => {
-                return Err((
-                    Termination::NoMove,
-                    format!("{who} claimed to have no move"),
-                ));
+                let detail = format!("{who} claimed to have no move");
+                return Err(TurnEnd::Fault(Termination::NoMove, detail));
             }
             Err(line) => {
                 let detail = format!(
                     "{who} sent an unreadable final line '{}'",
                     line.chars().take(60).collect::<String>()
                 );
-                return Err((Termination::UnparsableReply, detail));
+                return Err(TurnEnd::Fault(Termination::UnparsableReply, detail));
             }
         };
         let Ok(m) = text.parse::<Move>() else {
@@ -481,11 +519,11 @@ impl Turn<'_> {
                 "{who} sent an unreadable move '{}'",
                 text.chars().take(60).collect::<String>()
             );
-            return Err((Termination::UnparsableReply, detail));
+            return Err(TurnEnd::Fault(Termination::UnparsableReply, detail));
         };
         if pos.play(m).is_err() {
             let detail = format!("{who} played the illegal move {m}");
-            return Err((Termination::IllegalMove, detail));
+            return Err(TurnEnd::Fault(Termination::IllegalMove, detail));
         }
         Ok((m, reply.score.map(crate::child::Score::centipawns)))
     }

@@ -16,14 +16,15 @@ use std::thread::{self, JoinHandle};
 
 use anyhow::{Context, Result, bail};
 use board::ByColor;
-use crossbeam_channel::{Sender, bounded, unbounded};
+use crossbeam_channel::{Receiver, Sender, bounded, never, select, unbounded};
 
 use crate::child::EngineProcess;
-use crate::config::EngineSpec;
+use crate::config::{EngineSpec, Protocol};
 use crate::game::{GameRecord, GameSettings, Seat, play_game};
 use crate::openings::Opening;
 use crate::pgn::{self, PgnContext};
-use crate::stats::{Sprt, SprtState};
+use crate::progress::Progress;
+use crate::stats::{EloModel, Sprt, SprtState};
 use crate::tally::{Tally, sprt_verdict};
 
 /// Everything a tournament needs.
@@ -44,6 +45,8 @@ pub struct Tournament {
     pub pgn: Option<PathBuf>,
     /// PGN `Event`.
     pub event: String,
+    /// Where the openings came from, for the banner.
+    pub openings_source: String,
 }
 
 /// One unit of work: an opening played by engines `a` and `b`, first with
@@ -63,6 +66,15 @@ enum Message {
     /// Asks for the next pair; `None` comes back when there is no more
     /// work.
     Want(Sender<Option<PairJob>>),
+    /// A game begins.
+    Started {
+        /// Its PGN round.
+        round: u64,
+        /// Red's name.
+        red: String,
+        /// Black's name.
+        black: String,
+    },
     /// A finished game.
     Finished {
         /// The pair it belongs to.
@@ -72,6 +84,20 @@ enum Message {
         /// The game.
         record: GameRecord,
     },
+}
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunEnd {
+    /// Every scheduled game was played, or the SPRT decided.
+    Completed,
+    /// Ctrl-C or SIGTERM stopped it; the report covers the games finished.
+    Interrupted,
+}
+
+/// The PGN round of a pair's first or second game.
+fn round(job: &PairJob, second: bool) -> u64 {
+    2 * job.id + 1 + u64::from(second)
 }
 
 impl Tournament {
@@ -102,68 +128,53 @@ impl Tournament {
 
     /// Plays the tournament and prints progress and the report to stdout.
     ///
+    /// Ctrl-C (SIGINT) or SIGTERM stops it: the games in progress are
+    /// abandoned, the engines shut down, and the report covers the games
+    /// finished.
+    ///
     /// # Errors
     /// Bad settings or an unwritable PGN file. Engine failures are not
     /// errors: they lose games.
-    pub fn run(&self) -> Result<()> {
+    pub fn run(&self) -> Result<RunEnd> {
         self.check()?;
-        let (pairings, mut jobs) = self.schedule();
+        let (pairings, jobs) = self.schedule();
         let total = jobs.len() as u64 * 2;
-        let mut pgn_file = self.open_pgn()?;
+        let pgn = self.open_pgn()?;
+        let names: Vec<&str> = self.engines.iter().map(|e| e.name.as_str()).collect();
+        println!("{}", self.banner(total));
+
+        // The handler only sends on a channel; the loop below does the rest.
+        let (signal_tx, signals) = bounded::<()>(1);
+        ctrlc::set_handler(move || {
+            let _ = signal_tx.try_send(());
+        })
+        .context("cannot install the Ctrl-C and SIGTERM handler")?;
+        // Dropping `cancel` disconnects every worker's receiver, which ends
+        // the waits of every engine at once.
+        let (cancel, cancelled) = bounded::<()>(0);
         let (tx, rx) = unbounded::<Message>();
-        let handles = self.start_workers(&tx)?;
+        let handles = self.start_workers(&tx, &cancelled)?;
         drop(tx);
 
-        let names: Vec<&str> = self.engines.iter().map(|e| e.name.as_str()).collect();
-        let mut tally = Tally::new(self.engines.len(), &pairings);
-        let mut stopped = false;
-        // A PGN write failure ends the run, but only after the games in
-        // progress, so that every engine gets its `quit` and none is left
-        // running.
-        let mut pgn_error: Option<anyhow::Error> = None;
-        for message in &rx {
-            let (job, second, record) = match message {
-                Message::Want(reply) => {
-                    // Jobs are handed out here, after every result sent
-                    // before the request has been counted: an SPRT stop
-                    // takes effect at once and the same in every run.
-                    let _ = reply.send(if stopped { None } else { jobs.pop_front() });
-                    continue;
-                }
-                Message::Finished {
-                    job,
-                    second,
-                    record,
-                } => (job, second, record),
-            };
-            tally.add(job.pairing, job.id, second, &record);
-            if let Some(out) = &mut pgn_file
-                && let Err(e) = out.write(&job, second, &record)
-            {
-                eprintln!("error: cannot write the PGN file: {e}; finishing the games in progress");
-                pgn_error = Some(anyhow::Error::new(e).context("cannot write the PGN file"));
-                pgn_file = None;
-                stopped = true;
-            }
-            let mut line = format!(
-                "[{}/{total}] {} - {} {} ({}) | {}",
-                tally.done,
-                record.red,
-                record.black,
-                record.result.pgn(),
-                record.termination,
-                tally.standings(&names, self.sprt.as_ref())
-            );
-            if let Some((_, state)) = tally.sprt(self.sprt.as_ref())
-                && state != SprtState::Continue
-                && !stopped
-            {
-                stopped = true;
-                let _ = write!(line, " | SPRT stop: {}", sprt_verdict(state));
-            }
-            println!("{line}");
-            if record.termination.is_fault() {
-                println!("    {}", record.detail);
+        let mut run = Run {
+            tournament: self,
+            names: &names,
+            tally: Tally::new(self.engines.len(), &pairings),
+            progress: Progress::new(total),
+            total,
+            jobs,
+            pgn,
+            pgn_error: None,
+            stopped: false,
+            cancel: Some(cancel),
+        };
+        loop {
+            select! {
+                recv(rx) -> message => match message {
+                    Ok(message) => run.handle(message),
+                    Err(_) => break,
+                },
+                recv(signals) -> _ => run.interrupt(),
             }
         }
         for handle in handles {
@@ -171,11 +182,61 @@ impl Tournament {
                 eprintln!("warning: a worker thread panicked");
             }
         }
-
+        run.progress.done();
+        let interrupted = run.cancel.is_none();
         println!();
+        if interrupted {
+            println!("Interrupted: the games in progress were abandoned.");
+        }
         let tc = self.settings.tc.to_string();
-        println!("{}", tally.report(&names, &tc, self.sprt.as_ref()));
-        pgn_error.map_or(Ok(()), Err)
+        println!("{}", run.tally.report(&names, &tc, self.sprt.as_ref()));
+        match run.pgn_error {
+            Some(e) => Err(e),
+            None if interrupted => Ok(RunEnd::Interrupted),
+            None => Ok(RunEnd::Completed),
+        }
+    }
+
+    /// What is about to be played: engines, time control, games, openings
+    /// and the SPRT, as the first lines of the output.
+    fn banner(&self, total: u64) -> String {
+        let mut out = String::from("Engines:");
+        for (i, e) in self.engines.iter().enumerate() {
+            let proto = match e.protocol {
+                Protocol::Ucci => "ucci",
+                Protocol::Uci => "uci",
+            };
+            let sep = if i == 0 { " " } else { ", " };
+            let _ = write!(out, "{sep}{} ({}, {proto})", e.name, e.cmd.display());
+        }
+        let _ = write!(
+            out,
+            "\nTime control: {}; {total} games ({} pairs of games with colours swapped), {} at a time",
+            self.settings.tc,
+            total / 2,
+            self.concurrency.clamp(1, 64)
+        );
+        let _ = write!(
+            out,
+            "\nOpenings: {} ({} positions)",
+            self.openings_source,
+            self.openings.len()
+        );
+        if let Some(sprt) = &self.sprt {
+            let _ = write!(
+                out,
+                "\nSPRT: elo0={} elo1={} alpha={} beta={} ({})",
+                sprt.elo0,
+                sprt.elo1,
+                sprt.alpha,
+                sprt.beta,
+                match sprt.model {
+                    EloModel::Normalized => "normalized",
+                    EloModel::Logistic => "logistic",
+                }
+            );
+        }
+        out
     }
 
     /// Refuses settings no tournament can be played with, and starts every
@@ -194,7 +255,7 @@ impl Tournament {
         // engine that cannot start would otherwise lose every game in a
         // blink and a long run would "finish" at once.
         for spec in &self.engines {
-            EngineProcess::start(spec)?.quit(self.settings.grace);
+            EngineProcess::start(spec, &never())?.quit(self.settings.grace);
         }
         Ok(())
     }
@@ -218,20 +279,118 @@ impl Tournament {
     }
 
     /// Starts the worker threads, each with its own engine processes.
-    fn start_workers(&self, tx: &Sender<Message>) -> Result<Vec<JoinHandle<()>>> {
+    fn start_workers(
+        &self,
+        tx: &Sender<Message>,
+        cancelled: &Receiver<()>,
+    ) -> Result<Vec<JoinHandle<()>>> {
         let mut handles = Vec::new();
         for w in 0..self.concurrency.clamp(1, 64) {
             let tx = tx.clone();
             let engines = self.engines.clone();
             let settings = self.settings.clone();
             let openings = self.openings.clone();
+            let cancelled = cancelled.clone();
             let handle = thread::Builder::new()
                 .name(format!("worker-{w}"))
-                .spawn(move || worker(&tx, &engines, &settings, &openings))
+                .spawn(move || worker(&tx, &engines, &settings, &openings, &cancelled))
                 .context("cannot start a worker thread")?;
             handles.push(handle);
         }
         Ok(handles)
+    }
+}
+
+/// The main thread's side of a run: what it counts, hands out and writes.
+struct Run<'a> {
+    tournament: &'a Tournament,
+    names: &'a [&'a str],
+    tally: Tally,
+    progress: Progress,
+    total: u64,
+    jobs: VecDeque<PairJob>,
+    pgn: Option<PgnOut>,
+    /// A PGN write failure ends the run, but only after the games in
+    /// progress, so that every engine gets its `quit` and none is left
+    /// running.
+    pgn_error: Option<anyhow::Error>,
+    /// No more jobs are handed out.
+    stopped: bool,
+    /// Held until the run is interrupted (see [`Tournament::run`]).
+    cancel: Option<Sender<()>>,
+}
+
+impl Run<'_> {
+    fn handle(&mut self, message: Message) {
+        match message {
+            Message::Want(reply) => {
+                // Jobs are handed out here, after every result sent before
+                // the request has been counted: an SPRT stop takes effect
+                // at once and the same in every run.
+                let next = if self.stopped {
+                    None
+                } else {
+                    self.jobs.pop_front()
+                };
+                let _ = reply.send(next);
+            }
+            Message::Started { round, red, black } => {
+                let total = self.total;
+                self.progress
+                    .started(&format!("Started game {round} of {total}: {red} - {black}"));
+            }
+            Message::Finished {
+                job,
+                second,
+                record,
+            } => self.finished(&job, second, &record),
+        }
+    }
+
+    fn finished(&mut self, job: &PairJob, second: bool, record: &GameRecord) {
+        self.tally.add(job.pairing, job.id, second, record);
+        if let Some(out) = &mut self.pgn
+            && let Err(e) = out.write(job, second, record)
+        {
+            self.progress.note(&format!(
+                "error: cannot write the PGN file: {e}; finishing the games in progress"
+            ));
+            self.pgn_error = Some(anyhow::Error::new(e).context("cannot write the PGN file"));
+            self.pgn = None;
+            self.stopped = true;
+        }
+        let sprt = self.tournament.sprt.as_ref();
+        let standings = self.tally.standings(self.names, sprt);
+        let mut line = format!(
+            "[{}/{}] {} - {} {} ({}) | {standings}",
+            self.tally.done,
+            self.total,
+            record.red,
+            record.black,
+            record.result.pgn(),
+            record.termination,
+        );
+        if let Some((_, state)) = self.tally.sprt(sprt)
+            && state != SprtState::Continue
+            && !self.stopped
+        {
+            self.stopped = true;
+            let _ = write!(line, " | SPRT stop: {}", sprt_verdict(state));
+        }
+        self.progress.line(&line);
+        if record.termination.is_fault() {
+            self.progress.line(&format!("    {}", record.detail));
+        }
+        self.progress.finished(&standings);
+    }
+
+    /// Ctrl-C or SIGTERM: no more jobs, and every engine wait ends now.
+    fn interrupt(&mut self) {
+        if self.cancel.take().is_some() {
+            self.stopped = true;
+            self.progress
+                .note("arena: interrupted; stopping the games in progress and the engines");
+        }
     }
 }
 
@@ -249,7 +408,7 @@ impl PgnOut {
         let ctx = PgnContext {
             event: &self.event,
             date: &self.date,
-            round: 2 * job.id + 1 + u64::from(second),
+            round: round(job, second),
             time_control: &self.time_control,
         };
         self.file
@@ -258,17 +417,21 @@ impl PgnOut {
     }
 }
 
-/// A worker: asks for pair jobs until there are none, plays them, then
-/// shuts its engines down.
+/// A worker: asks for pair jobs until there are none or the run is
+/// interrupted, plays them, then shuts its engines down.
 fn worker(
     tx: &Sender<Message>,
     engines: &[EngineSpec],
     settings: &GameSettings,
     openings: &[Opening],
+    cancelled: &Receiver<()>,
 ) {
-    let mut seats: Vec<Seat> = engines.iter().cloned().map(Seat::new).collect();
+    let mut seats: Vec<Seat> = engines
+        .iter()
+        .map(|spec| Seat::new(spec.clone(), cancelled.clone()))
+        .collect();
     let (reply_tx, reply_rx) = bounded(1);
-    while tx.send(Message::Want(reply_tx.clone())).is_ok() {
+    'jobs: while tx.send(Message::Want(reply_tx.clone())).is_ok() {
         let Ok(Some(job)) = reply_rx.recv() else {
             break;
         };
@@ -282,23 +445,25 @@ fn worker(
             let Some((red_seat, black_seat)) = two_mut(&mut seats, red, black) else {
                 break;
             };
-            let record = play_game(
-                ByColor {
-                    red: red_seat,
-                    black: black_seat,
-                },
-                opening,
-                settings,
-            );
-            if tx
-                .send(Message::Finished {
-                    job,
-                    second,
-                    record,
-                })
-                .is_err()
-            {
-                break;
+            let _ = tx.send(Message::Started {
+                round: round(&job, second),
+                red: red_seat.name().to_string(),
+                black: black_seat.name().to_string(),
+            });
+            let seats = ByColor {
+                red: red_seat,
+                black: black_seat,
+            };
+            let Some(record) = play_game(seats, opening, settings) else {
+                break 'jobs;
+            };
+            let finished = Message::Finished {
+                job,
+                second,
+                record,
+            };
+            if tx.send(finished).is_err() {
+                break 'jobs;
             }
         }
     }
