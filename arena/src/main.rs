@@ -12,6 +12,7 @@ mod game;
 mod openings;
 mod pgn;
 mod progress;
+mod sprt;
 mod stats;
 mod tally;
 mod tournament;

@@ -8,7 +8,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 
 use crate::game::{GameRecord, GameResult};
-use crate::stats::{EloModel, GameScore, Pentanomial, Sprt, SprtState, Trinomial};
+use crate::sprt::{EloModel, Sprt, SprtState};
+use crate::stats::{GameScore, Pentanomial, Trinomial};
 
 /// The running tally of one pair of engines, from `a`'s point of view.
 #[derive(Default)]

@@ -24,7 +24,7 @@ use crate::game::{GameRecord, GameSettings, Seat, play_game};
 use crate::openings::Opening;
 use crate::pgn::{self, PgnContext};
 use crate::progress::Progress;
-use crate::stats::{EloModel, Sprt, SprtState};
+use crate::sprt::{EloModel, Sprt, SprtState};
 use crate::tally::{Tally, sprt_verdict};
 
 /// Everything a tournament needs.
