@@ -128,6 +128,25 @@ struct Seen {
 /// # Errors
 /// Unreadable input or fewer than `count` positions qualifying.
 pub fn build(input: impl BufRead, settings: &BuildSettings) -> Result<(String, usize)> {
+    let tallied = tally_positions(input, settings)?;
+    let chosen = choose(&tallied, settings)?;
+    Ok((epd_text(&chosen), tallied.games_read))
+}
+
+/// What step 1 of [`build`] learns from the game records.
+struct Tallied {
+    /// Every position in the depth range, by mirror-merged key.
+    seen: HashMap<u64, Seen>,
+    /// The trunk (position at `min_plies`) of the first line that reached
+    /// each position.
+    trunk_of: HashMap<u64, u64>,
+    /// Games with a known result.
+    games_read: usize,
+}
+
+/// Step 1 of [`build`]: every position at plies `min_plies..=max_plies`
+/// of every game with a known result.
+fn tally_positions(input: impl BufRead, settings: &BuildSettings) -> Result<Tallied> {
     let mut seen: HashMap<u64, Seen> = HashMap::new();
     // The trunk (position at `min_plies`) of the first line that reached each position.
     let mut trunk_of: HashMap<u64, u64> = HashMap::new();
@@ -188,9 +207,24 @@ pub fn build(input: impl BufRead, settings: &BuildSettings) -> Result<(String, u
         }
     }
 
+    Ok(Tallied {
+        seen,
+        trunk_of,
+        games_read,
+    })
+}
+
+/// Steps 2 to 4 of [`build`]: the balanced positions, one per trunk, the
+/// `count` best.
+fn choose<'a>(tallied: &'a Tallied, settings: &BuildSettings) -> Result<Vec<&'a Seen>> {
+    let Tallied {
+        seen,
+        trunk_of,
+        games_read,
+    } = tallied;
     // Steps 2 and 3.
     let mut best_per_trunk: HashMap<u64, u64> = HashMap::new();
-    for (&key, s) in &seen {
+    for (&key, s) in seen {
         let red_score = f64::from(s.red_half_points) / (2.0 * f64::from(s.decided_or_drawn.max(1)));
         if s.games < settings.min_games || (red_score - 0.5).abs() > settings.max_imbalance {
             continue;
@@ -238,9 +272,14 @@ pub fn build(input: impl BufRead, settings: &BuildSettings) -> Result<(String, u
         );
     }
     chosen.truncate(settings.count);
+    Ok(chosen)
+}
 
+/// The EPD lines of the chosen positions, with `c0` (the moves from the
+/// start) and `c1` (games, Red's score, draw rate).
+fn epd_text(chosen: &[&Seen]) -> String {
     let mut out = String::new();
-    for s in &chosen {
+    for s in chosen {
         let fields: Vec<&str> = s.fen.split_whitespace().collect();
         let moves: Vec<String> = s.line.iter().map(ToString::to_string).collect();
         let red_score = f64::from(s.red_half_points) / (2.0 * f64::from(s.decided_or_drawn));
@@ -255,7 +294,7 @@ pub fn build(input: impl BufRead, settings: &BuildSettings) -> Result<(String, u
             100.0 * f64::from(s.draws) / f64::from(s.decided_or_drawn)
         );
     }
-    Ok((out, games_read))
+    out
 }
 
 #[cfg(test)]
