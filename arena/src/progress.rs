@@ -7,10 +7,11 @@
 //! What the lines say is the tournament's and the tally's business; this
 //! module only decides where they go.
 
+use std::fmt;
 use std::io::IsTerminal;
 use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 /// The output of a run: stdout lines and, on a terminal, the bar.
 pub struct Progress {
@@ -30,9 +31,12 @@ impl Progress {
     fn with_bar(bar: bool, total: u64) -> Progress {
         let bar = bar.then(|| {
             let style = ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:30}] {pos}/{len} games, {per_sec}, ETA {eta}\n{wide_msg}",
+                "{elapsed_precise} [{bar:30}] {pos}/{len} games, {rate}, ETA {eta}\n{wide_msg}",
             )
             .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .with_key("rate", |state: &ProgressState, w: &mut dyn fmt::Write| {
+                let _ = write!(w, "{:.1} games/min", 60.0 * state.per_sec());
+            })
             .progress_chars("=> ");
             let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
                 .with_style(style);

@@ -979,3 +979,48 @@ fn ctrl_c_and_sigterm_stop_with_a_summary_and_no_engine_left() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+#[test]
+fn progress_bar_on_a_terminal_and_plain_lines_elsewhere() {
+    let args = [
+        "--engine",
+        "name=a",
+        &format!("cmd={MOCK}"),
+        "arg=--delay",
+        "arg=20",
+        "--engine",
+        "name=b",
+        &format!("cmd={MOCK}"),
+        "--depth",
+        "1",
+        "--games",
+        "2",
+    ];
+    // Not a terminal: the lines only, as the README's SPRT recipe reads them.
+    let piped = run_arena(&strings(&args), Duration::from_secs(60));
+    assert!(!piped.contains("ETA"), "{piped}");
+    assert!(piped.contains("\n[2/2] b - a 1/2-1/2 (repetition draw) | a vs b: W 0 D 2 L 0"));
+    // A terminal, made by util-linux `script` (where it is missing the
+    // bar goes unchecked, and the test says so).
+    let command = std::iter::once(ARENA)
+        .chain(args)
+        .collect::<Vec<_>>()
+        .join(" ");
+    let Ok(out) = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+    else {
+        eprintln!("skipped the terminal half: no `script` command");
+        return;
+    };
+    let tty = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{tty}");
+    assert!(tty.contains("/2 games, "), "{tty}");
+    assert!(tty.contains(" games/min, ETA "), "{tty}");
+    assert!(
+        tty.contains("[2/2] b - a 1/2-1/2 (repetition draw)"),
+        "{tty}"
+    );
+    assert!(tty.contains("Finished 2 games"), "{tty}");
+}
