@@ -6,7 +6,8 @@
 //!
 //! A reader thread per engine turns stdout into [`Event`]s on a channel; the
 //! game thread waits on the channel with a deadline, which is how hangs are
-//! noticed without blocking. What a reply *means* for the game (legality,
+//! noticed without blocking, and on the run's cancel channel, which is how
+//! Ctrl-C ends a wait at once. What a reply *means* for the game (legality,
 //! clocks) is decided in `game`.
 
 use std::io::{BufRead, BufReader, Write};
