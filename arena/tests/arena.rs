@@ -953,8 +953,9 @@ fn ctrl_c_and_sigterm_stop_with_a_summary_and_no_engine_left() {
             .read_to_string(&mut err)
             .unwrap();
         assert_eq!(status.code(), Some(130), "SIG{signal}\n{text}\n{err}");
-        // Engines ignore `quit`: 300 ms of grace each, then a kill.
-        assert!(waited < Duration::from_secs(3), "SIG{signal}: {waited:?}");
+        // Engines ignore `quit`: 300 ms of grace each, then a kill; the
+        // rest of the margin is for a loaded machine.
+        assert!(waited < Duration::from_secs(5), "SIG{signal}: {waited:?}");
         assert!(err.contains("interrupted"), "{err}");
         assert!(
             text.contains("Interrupted: the games in progress were abandoned."),
