@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 
-use crate::stats::{EloModel, Sprt};
+use crate::sprt::{EloModel, Sprt};
 
 /// The dialect an engine speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

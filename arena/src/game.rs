@@ -1,6 +1,6 @@
 //! One game between two engines: the arena's clocks, legality of every
-//! move, the rules' verdicts (`Position::outcome`), score adjudication, and
-//! the record of how it ended. Faults of an engine (crash, hang, flag fall,
+//! move, the rules' verdicts (`Position::outcome`), and the record of how it
+//! ended; score adjudication is asked after every move (`adjudication`). Faults of an engine (crash, hang, flag fall,
 //! illegal or unreadable move) lose the game for it; a crashed or hung
 //! process is discarded and restarted for its next game.
 
@@ -10,8 +10,11 @@ use std::time::{Duration, Instant};
 
 use board::{ByColor, Color, Move, Outcome, Position, Reason};
 
+use crossbeam_channel::{Receiver, TryRecvError};
+
+use crate::adjudication::adjudicate_scores;
+use crate::child::{EngineProcess, SearchFailure};
 use crate::config::{DrawRule, EngineSpec, Protocol, ResignRule, TimeControl};
-use crate::engine::{Engine, SearchFailure};
 use crate::openings::Opening;
 
 /// The result of a game.
@@ -152,13 +155,24 @@ pub struct GameSettings {
 /// One engine seat: the settings and, while it runs, the process.
 pub struct Seat {
     spec: EngineSpec,
-    engine: Option<Engine>,
+    engine: Option<EngineProcess>,
+    /// Disconnected when the run is interrupted (see [`EngineProcess`]).
+    cancel: Receiver<()>,
 }
 
 impl Seat {
     /// A seat whose process is started on first use.
-    pub fn new(spec: EngineSpec) -> Seat {
-        Seat { spec, engine: None }
+    pub fn new(spec: EngineSpec, cancel: Receiver<()>) -> Seat {
+        Seat {
+            spec,
+            engine: None,
+            cancel,
+        }
+    }
+
+    /// Whether the run is being interrupted.
+    fn interrupted(&self) -> bool {
+        matches!(self.cancel.try_recv(), Err(TryRecvError::Disconnected))
     }
 
     /// The engine's name.
@@ -167,13 +181,13 @@ impl Seat {
     }
 
     /// Starts the process if needed and begins a new game.
-    fn begin_game(&mut self) -> anyhow::Result<&mut Engine> {
+    fn begin_game(&mut self) -> anyhow::Result<&mut EngineProcess> {
         // A process that died since its last game (after its final move,
         // say) gets one fresh start before the game is lost.
         let alive = self.engine.as_mut().is_some_and(|e| e.new_game().is_ok());
         if !alive {
             self.engine = None;
-            let mut engine = Engine::start(&self.spec)?;
+            let mut engine = EngineProcess::start(&self.spec, &self.cancel)?;
             engine.new_game()?;
             self.engine = Some(engine);
         }
@@ -204,7 +218,7 @@ fn side_name(color: Color) -> &'static str {
 
 /// The `go` line for the side to move and the time it may take.
 fn go_command(
-    engine: &Engine,
+    engine: &EngineProcess,
     settings: &GameSettings,
     clocks: &ByColor<Duration>,
     side: Color,
@@ -269,220 +283,123 @@ fn position_command(start_fen: &str, moves: &[Move]) -> String {
     line
 }
 
-/// Score adjudication after a move: `scores[i]` is the mover's own score
-/// at ply i (`None` when it reported none).
-fn adjudicate_scores(
-    scores: &[Option<i32>],
-    pos: &Position,
-    settings: &GameSettings,
-) -> Option<(GameResult, Termination)> {
-    let last = |count: usize, offset: usize| -> Option<Vec<i32>> {
-        (0..count)
-            .map(|k| {
-                scores
-                    .len()
-                    .checked_sub(1 + offset + 2 * k)
-                    .and_then(|i| scores[i])
-            })
-            .collect()
-    };
-    if let Some(rule) = settings.resign {
-        // The side that just moved is !side_to_move.
-        if let (Some(mover), Some(other)) = (last(rule.moves, 0), last(rule.moves, 1)) {
-            let mover_color = !pos.side_to_move();
-            if mover.iter().all(|&s| s <= -rule.score) && other.iter().all(|&s| s >= rule.score) {
-                return Some((
-                    GameResult::win_for(!mover_color),
-                    Termination::ResignAdjudication,
-                ));
-            }
-            if mover.iter().all(|&s| s >= rule.score) && other.iter().all(|&s| s <= -rule.score) {
-                return Some((
-                    GameResult::win_for(mover_color),
-                    Termination::ResignAdjudication,
-                ));
-            }
+/// How a game ended: the result, why, and a sentence saying who did what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Ending {
+    result: GameResult,
+    termination: Termination,
+    detail: String,
+}
+
+impl Ending {
+    /// `side` broke the game and loses it.
+    fn fault(side: Color, termination: Termination, detail: String) -> Ending {
+        Ending {
+            result: GameResult::win_for(!side),
+            termination,
+            detail,
         }
     }
-    if let Some(rule) = settings.draw
-        && usize::from(pos.fullmove_number()) >= rule.after
-        && let (Some(mover), Some(other)) = (last(rule.moves, 0), last(rule.moves, 1))
-        && mover.iter().chain(&other).all(|s| s.abs() <= rule.score)
-    {
-        return Some((GameResult::Draw, Termination::DrawAdjudication));
-    }
-    None
+}
+
+/// Why the game loop stopped before the game went on.
+enum Stop {
+    /// The game is over.
+    Over(Ending),
+    /// The run is being interrupted; the game counts for nothing.
+    Interrupted,
+}
+
+/// Why the side to move did not play a move.
+enum TurnEnd {
+    /// It broke the game (see [`Termination::is_fault`]) and loses.
+    Fault(Termination, String),
+    /// The run is being interrupted.
+    Interrupted,
 }
 
 /// Plays one game from `opening` with `seats.red` as Red and `seats.black`
-/// as Black.
+/// as Black. `None` when the run was interrupted before the game ended.
 pub fn play_game(
-    seats: ByColor<&mut Seat>,
+    mut seats: ByColor<&mut Seat>,
     opening: &Opening,
     settings: &GameSettings,
-) -> GameRecord {
-    let mut seats = seats;
-    let mut pos = opening.position.clone();
-    let mut record = GameRecord {
+) -> Option<GameRecord> {
+    let start = &opening.position;
+    let start_fen = start.fen();
+    let mut moves = Vec::new();
+    let Stop::Over(ending) = play_moves(&mut seats, start, &start_fen, &mut moves, settings) else {
+        return None;
+    };
+    Some(GameRecord {
         red: seats[Color::Red].name().to_string(),
         black: seats[Color::Black].name().to_string(),
-        start_fen: pos.fen(),
-        start_fullmove: pos.fullmove_number(),
-        start_side: pos.side_to_move(),
-        moves: Vec::new(),
-        result: GameResult::Draw,
-        termination: Termination::PlyLimit,
-        detail: String::new(),
-    };
-    let finish =
-        |record: &mut GameRecord, result: GameResult, termination: Termination, detail: String| {
-            record.result = result;
-            record.termination = termination;
-            record.detail = detail;
-        };
+        start_fen,
+        start_fullmove: start.fullmove_number(),
+        start_side: start.side_to_move(),
+        moves,
+        result: ending.result,
+        termination: ending.termination,
+        detail: ending.detail,
+    })
+}
 
+/// The game itself: starts both engines, then asks the side to move for a
+/// move until a rule, a fault or an adjudication ends it. `moves` receives
+/// every legal move played.
+fn play_moves(
+    seats: &mut ByColor<&mut Seat>,
+    start: &Position,
+    start_fen: &str,
+    moves: &mut Vec<Move>,
+    settings: &GameSettings,
+) -> Stop {
+    // 1. Start (or restart) both engines; one that cannot start loses.
     for color in Color::ALL {
         if let Err(e) = seats[color].begin_game() {
+            if seats[color].interrupted() {
+                return Stop::Interrupted;
+            }
             let detail = format!(
                 "{} ({}) could not start: {e:#}",
                 side_name(color),
                 seats[color].name()
             );
-            finish(
-                &mut record,
-                GameResult::win_for(!color),
-                Termination::Crash,
-                detail,
-            );
-            return record;
+            return Stop::Over(Ending::fault(color, Termination::Crash, detail));
         }
     }
-
     let base = match settings.tc {
         TimeControl::Clock { base, .. } => base,
-        _ => Duration::ZERO,
-    };
-    let increment = match settings.tc {
-        TimeControl::Clock { increment, .. } => increment,
         _ => Duration::ZERO,
     };
     let mut clocks = ByColor {
         red: base,
         black: base,
     };
+    let mut pos = start.clone();
     let mut scores: Vec<Option<i32>> = Vec::new();
-
+    // 2. Until the game ends: the rules first, then the mover's turn, then
+    //    the engines' scores.
     loop {
-        if let Outcome::Decided { winner, reason } = pos.outcome() {
-            let (result, detail) = match winner {
-                Some(w) => (
-                    GameResult::win_for(w),
-                    format!("{} wins by {reason}", side_name(w)),
-                ),
-                None => (GameResult::Draw, format!("draw by {reason}")),
-            };
-            finish(&mut record, result, Termination::Rule(reason), detail);
-            return record;
+        if let Some(ending) = rule_ending(&pos, moves.len(), settings) {
+            return Stop::Over(ending);
         }
-        if record.moves.len() >= settings.max_plies {
-            let detail = format!("draw: game reached the cap of {} plies", settings.max_plies);
-            finish(&mut record, GameResult::Draw, Termination::PlyLimit, detail);
-            return record;
-        }
-
         let side = pos.side_to_move();
-        let who = format!("{} ({})", side_name(side), seats[side].name());
-        let loses = GameResult::win_for(!side);
-        let Some(engine) = seats[side].engine.as_mut() else {
-            finish(
-                &mut record,
-                loses,
-                Termination::Crash,
-                format!("{who} has no running process"),
-            );
-            return record;
+        let turn = Turn {
+            side,
+            start_fen,
+            moves,
+            settings,
         };
-        let (go, allowed) = go_command(engine, settings, &clocks, side);
-        let position = position_command(&record.start_fen, &record.moves);
-        let reply = match engine.search(&position, &go, Instant::now() + allowed, settings.grace) {
-            Ok(reply) => reply,
-            Err(SearchFailure::Crashed(how)) => {
-                seats[side].discard();
-                finish(
-                    &mut record,
-                    loses,
-                    Termination::Crash,
-                    format!("{who} crashed: {how}"),
-                );
-                return record;
+        let (m, score) = match turn.play(seats[side], &mut pos, &mut clocks) {
+            Ok(played) => played,
+            Err(TurnEnd::Fault(termination, detail)) => {
+                return Stop::Over(Ending::fault(side, termination, detail));
             }
-            Err(SearchFailure::Hung) => {
-                seats[side].discard();
-                let detail = format!(
-                    "{who} gave no move within {} ms nor after stop",
-                    allowed.as_millis()
-                );
-                finish(&mut record, loses, Termination::Unresponsive, detail);
-                return record;
-            }
+            Err(TurnEnd::Interrupted) => return Stop::Interrupted,
         };
-
-        if reply.elapsed > allowed {
-            let detail = format!(
-                "{who} lost on time: {} ms used, {} ms allowed",
-                reply.elapsed.as_millis(),
-                allowed.as_millis()
-            );
-            finish(&mut record, loses, Termination::TimeForfeit, detail);
-            return record;
-        }
-        if let TimeControl::Clock { .. } = settings.tc {
-            clocks[side] = clocks[side].saturating_sub(reply.elapsed) + increment;
-        }
-
-        let text = match reply.best {
-            Ok(Some(text)) => text,
-            Ok(None) => {
-                finish(
-                    &mut record,
-                    loses,
-                    Termination::NoMove,
-                    format!("{who} claimed to have no move"),
-                );
-                return record;
-            }
-            Err(line) => {
-                let detail = format!(
-                    "{who} sent an unreadable final line '{}'",
-                    line.chars().take(60).collect::<String>()
-                );
-                finish(&mut record, loses, Termination::UnparsableReply, detail);
-                return record;
-            }
-        };
-        let m: Move = match text.parse() {
-            Ok(m) => m,
-            Err(_) => {
-                let detail = format!(
-                    "{who} sent an unreadable move '{}'",
-                    text.chars().take(60).collect::<String>()
-                );
-                finish(&mut record, loses, Termination::UnparsableReply, detail);
-                return record;
-            }
-        };
-        if pos.play(m).is_err() {
-            finish(
-                &mut record,
-                loses,
-                Termination::IllegalMove,
-                format!("{who} played the illegal move {m}"),
-            );
-            return record;
-        }
-        record.moves.push(m);
-        scores.push(reply.score.map(crate::engine::Score::centipawns));
-
+        moves.push(m);
+        scores.push(score);
         if let Some((result, termination)) = adjudicate_scores(&scores, &pos, settings) {
             let detail = match result {
                 GameResult::Draw => "draw agreed by both engines' scores".to_string(),
@@ -495,27 +412,126 @@ pub fn play_game(
                     })
                 ),
             };
-            finish(&mut record, result, termination, detail);
-            return record;
+            return Stop::Over(Ending {
+                result,
+                termination,
+                detail,
+            });
         }
+    }
+}
+
+/// The end the rules (or the arena's ply cap) give a game in `pos` after
+/// `plies` moves, if any.
+fn rule_ending(pos: &Position, plies: usize, settings: &GameSettings) -> Option<Ending> {
+    if let Outcome::Decided { winner, reason } = pos.outcome() {
+        let (result, detail) = match winner {
+            Some(w) => (
+                GameResult::win_for(w),
+                format!("{} wins by {reason}", side_name(w)),
+            ),
+            None => (GameResult::Draw, format!("draw by {reason}")),
+        };
+        return Some(Ending {
+            result,
+            termination: Termination::Rule(reason),
+            detail,
+        });
+    }
+    (plies >= settings.max_plies).then(|| Ending {
+        result: GameResult::Draw,
+        termination: Termination::PlyLimit,
+        detail: format!("draw: game reached the cap of {} plies", settings.max_plies),
+    })
+}
+
+/// One move of the game: what the side to move is told.
+struct Turn<'a> {
+    side: Color,
+    start_fen: &'a str,
+    moves: &'a [Move],
+    settings: &'a GameSettings,
+}
+
+impl Turn<'_> {
+    /// Asks `seat` for its move, charges its clock, and plays the move on
+    /// `pos`. Returns the move and the mover's score, or the fault that
+    /// loses the game for it.
+    fn play(
+        &self,
+        seat: &mut Seat,
+        pos: &mut Position,
+        clocks: &mut ByColor<Duration>,
+    ) -> Result<(Move, Option<i32>), TurnEnd> {
+        let side = self.side;
+        let settings = self.settings;
+        let who = format!("{} ({})", side_name(side), seat.name());
+        let Some(engine) = seat.engine.as_mut() else {
+            let detail = format!("{who} has no running process");
+            return Err(TurnEnd::Fault(Termination::Crash, detail));
+        };
+        let (go, allowed) = go_command(engine, settings, clocks, side);
+        let position = position_command(self.start_fen, self.moves);
+        let reply = match engine.search(&position, &go, Instant::now() + allowed, settings.grace) {
+            Ok(reply) => reply,
+            Err(SearchFailure::Crashed(how)) => {
+                seat.discard();
+                let detail = format!("{who} crashed: {how}");
+                return Err(TurnEnd::Fault(Termination::Crash, detail));
+            }
+            Err(SearchFailure::Hung) => {
+                seat.discard();
+                let detail = format!(
+                    "{who} gave no move within {} ms nor after stop",
+                    allowed.as_millis()
+                );
+                return Err(TurnEnd::Fault(Termination::Unresponsive, detail));
+            }
+            Err(SearchFailure::Interrupted) => return Err(TurnEnd::Interrupted),
+        };
+        if reply.elapsed > allowed {
+            let detail = format!(
+                "{who} lost on time: {} ms used, {} ms allowed",
+                reply.elapsed.as_millis(),
+                allowed.as_millis()
+            );
+            return Err(TurnEnd::Fault(Termination::TimeForfeit, detail));
+        }
+        if let TimeControl::Clock { increment, .. } = settings.tc {
+            clocks[side] = clocks[side].saturating_sub(reply.elapsed) + increment;
+        }
+        let text = match reply.best {
+            Ok(Some(text)) => text,
+            Ok(None) => {
+                let detail = format!("{who} claimed to have no move");
+                return Err(TurnEnd::Fault(Termination::NoMove, detail));
+            }
+            Err(line) => {
+                let detail = format!(
+                    "{who} sent an unreadable final line '{}'",
+                    line.chars().take(60).collect::<String>()
+                );
+                return Err(TurnEnd::Fault(Termination::UnparsableReply, detail));
+            }
+        };
+        let Ok(m) = text.parse::<Move>() else {
+            let detail = format!(
+                "{who} sent an unreadable move '{}'",
+                text.chars().take(60).collect::<String>()
+            );
+            return Err(TurnEnd::Fault(Termination::UnparsableReply, detail));
+        };
+        if pos.play(m).is_err() {
+            let detail = format!("{who} played the illegal move {m}");
+            return Err(TurnEnd::Fault(Termination::IllegalMove, detail));
+        }
+        Ok((m, reply.score.map(crate::child::Score::centipawns)))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn settings(resign: Option<ResignRule>, draw: Option<DrawRule>) -> GameSettings {
-        GameSettings {
-            tc: TimeControl::Depth(1),
-            margin: Duration::ZERO,
-            grace: Duration::ZERO,
-            move_timeout: Duration::ZERO,
-            resign,
-            draw,
-            max_plies: 100,
-        }
-    }
 
     #[test]
     fn position_lines() {
@@ -528,88 +544,5 @@ mod tests {
             position_command("F w - - 0 1", &moves),
             "position fen F w - - 0 1 moves h2e2 h9g7"
         );
-    }
-
-    #[test]
-    fn resign_needs_both_sides() {
-        let s = settings(
-            Some(ResignRule {
-                score: 500,
-                moves: 2,
-            }),
-            None,
-        );
-        // After 4 plies Red is to move; the mover of ply 4 was Black.
-        let mut pos = Position::startpos();
-        for m in ["h2e2", "h9g7", "h0g2", "i9h9"] {
-            pos.play(m.parse().unwrap()).unwrap();
-        }
-        // Red (plies 1, 3) says +600, +700; Black (plies 2, 4) says −600, −900: Black resigns.
-        let scores = [Some(600), Some(-600), Some(700), Some(-900)];
-        assert_eq!(
-            adjudicate_scores(&scores, &pos, &s),
-            Some((GameResult::RedWins, Termination::ResignAdjudication))
-        );
-        // Red agreeing only once is not enough.
-        let scores = [Some(100), Some(-600), Some(700), Some(-900)];
-        assert_eq!(adjudicate_scores(&scores, &pos, &s), None);
-        // A missing score breaks the run.
-        let scores = [Some(600), None, Some(700), Some(-900)];
-        assert_eq!(adjudicate_scores(&scores, &pos, &s), None);
-        // The mover winning: Red resigns.
-        let scores = [Some(-600), Some(600), Some(-700), Some(900)];
-        assert_eq!(
-            adjudicate_scores(&scores, &pos, &s),
-            Some((GameResult::BlackWins, Termination::ResignAdjudication))
-        );
-    }
-
-    #[test]
-    fn draw_needs_move_number_and_both_sides() {
-        let mut pos = Position::startpos();
-        for m in ["h2e2", "h9g7", "h0g2", "i9h9"] {
-            pos.play(m.parse().unwrap()).unwrap();
-        }
-        // Full move 3 now.
-        let scores = [Some(5), Some(-3), Some(0), Some(8)];
-        let s = settings(
-            None,
-            Some(DrawRule {
-                score: 10,
-                moves: 2,
-                after: 3,
-            }),
-        );
-        assert_eq!(
-            adjudicate_scores(&scores, &pos, &s),
-            Some((GameResult::Draw, Termination::DrawAdjudication))
-        );
-        let s = settings(
-            None,
-            Some(DrawRule {
-                score: 10,
-                moves: 2,
-                after: 4,
-            }),
-        );
-        assert_eq!(adjudicate_scores(&scores, &pos, &s), None);
-        let s = settings(
-            None,
-            Some(DrawRule {
-                score: 5,
-                moves: 2,
-                after: 3,
-            }),
-        );
-        assert_eq!(adjudicate_scores(&scores, &pos, &s), None);
-        let s = settings(
-            None,
-            Some(DrawRule {
-                score: 10,
-                moves: 3,
-                after: 3,
-            }),
-        );
-        assert_eq!(adjudicate_scores(&scores, &pos, &s), None);
     }
 }

@@ -5,12 +5,16 @@
 //!
 //! This file owns the command line only; the modules own the work.
 
+mod adjudication;
+mod child;
 mod config;
-mod engine;
 mod game;
 mod openings;
 mod pgn;
+mod progress;
+mod sprt;
 mod stats;
+mod tally;
 mod tournament;
 
 use std::io::BufReader;
@@ -23,7 +27,7 @@ use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand}
 
 use crate::config::{EngineSpec, TimeControl};
 use crate::game::GameSettings;
-use crate::tournament::Tournament;
+use crate::tournament::{RunEnd, Tournament};
 
 const AFTER_HELP: &str = "\
 Engine settings (after --engine, space-separated key=value words):
@@ -34,7 +38,10 @@ Engine settings (after --engine, space-separated key=value words):
   dir=PATH          working directory
   option.NAME=VAL   an engine option, sent after the handshake (repeatable)
 
-Every opening is played twice with colours swapped. Illegal moves,
+Every opening is played twice with colours swapped. Ctrl-C or SIGTERM
+stops a run: the games in progress are abandoned, the engines are shut
+down, the report covers the games finished, and the exit code is 130.
+On a terminal a progress bar with rate and ETA is drawn on stderr. Illegal moves,
 unreadable replies, crashes, hangs and flag falls lose the game; checkmate,
 stalemate, perpetual check/chase, the 60-move limit and insufficient material
 are judged by the rules. SPRT bounds are in normalized Elo unless
@@ -182,9 +189,12 @@ fn play(args: &PlayArgs, matches: &ArgMatches) -> Result<ExitCode> {
         draw: args.draw.as_deref().map(config::parse_draw).transpose()?,
         max_plies: args.max_plies.max(1),
     };
-    let openings = match &args.openings {
-        Some(path) => openings::load(path)?,
-        None => vec![openings::Opening::startpos()],
+    let (openings, openings_source) = match &args.openings {
+        Some(path) => (openings::load(path)?, path.display().to_string()),
+        None => (
+            vec![openings::Opening::startpos()],
+            "the start position".to_string(),
+        ),
     };
     let tournament = Tournament {
         engines,
@@ -195,9 +205,13 @@ fn play(args: &PlayArgs, matches: &ArgMatches) -> Result<ExitCode> {
         sprt: args.sprt.as_deref().map(config::parse_sprt).transpose()?,
         pgn: args.pgn.clone(),
         event: args.event.clone(),
+        openings_source,
     };
-    tournament.run()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(match tournament.run()? {
+        RunEnd::Completed => ExitCode::SUCCESS,
+        // The shell's code for "ended by SIGINT", whichever signal it was.
+        RunEnd::Interrupted => ExitCode::from(130),
+    })
 }
 
 fn make_openings(args: &OpeningsArgs) -> Result<ExitCode> {

@@ -14,6 +14,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use board::{Move, Position};
+use book::pgn::{GameResult, TsvGame, is_tsv_filler};
 
 /// A start position of the suite.
 #[derive(Clone)]
@@ -107,7 +108,8 @@ struct Seen {
 }
 
 /// Builds a balanced opening suite from game records in the `ccpd-games.iccs.tsv`
-/// layout (header line, then `game<TAB>result<TAB>plies<TAB>moves`).
+/// layout (header line, then `game<TAB>result<TAB>plies<TAB>moves`), read
+/// line by line with the `book` crate's reader of that layout.
 ///
 /// 1. Replay the first `max_plies` plies of every game with a known result;
 ///    tally every position at plies `min_plies..=max_plies` by Zobrist key
@@ -126,31 +128,49 @@ struct Seen {
 /// # Errors
 /// Unreadable input or fewer than `count` positions qualifying.
 pub fn build(input: impl BufRead, settings: &BuildSettings) -> Result<(String, usize)> {
+    let tallied = tally_positions(input, settings)?;
+    let chosen = choose(&tallied, settings)?;
+    Ok((epd_text(&chosen), tallied.games_read))
+}
+
+/// What step 1 of [`build`] learns from the game records.
+struct Tallied {
+    /// Every position in the depth range, by mirror-merged key.
+    seen: HashMap<u64, Seen>,
+    /// The trunk (position at `min_plies`) of the first line that reached
+    /// each position.
+    trunk_of: HashMap<u64, u64>,
+    /// Games with a known result.
+    games_read: usize,
+}
+
+/// Step 1 of [`build`]: every position at plies `min_plies..=max_plies`
+/// of every game with a known result.
+fn tally_positions(input: impl BufRead, settings: &BuildSettings) -> Result<Tallied> {
     let mut seen: HashMap<u64, Seen> = HashMap::new();
     // The trunk (position at `min_plies`) of the first line that reached each position.
     let mut trunk_of: HashMap<u64, u64> = HashMap::new();
     let mut games_read = 0usize;
     for (i, line) in input.lines().enumerate() {
         let line = line.with_context(|| format!("reading line {}", i + 1))?;
-        let cols: Vec<&str> = line.split('\t').collect();
-        if i == 0 || cols.len() < 4 {
+        // Malformed lines are skipped, as the book builder skips them.
+        if is_tsv_filler(&line) {
             continue;
         }
-        let red_half = match cols[1] {
-            "1-0" => 2,
-            "1/2-1/2" => 1,
-            "0-1" => 0,
-            _ => continue,
+        let Some(game) = TsvGame::parse(&line) else {
+            continue;
+        };
+        let red_half = match game.result {
+            GameResult::RedWins => 2,
+            GameResult::Draw => 1,
+            GameResult::BlackWins => 0,
+            GameResult::Unknown => continue,
         };
         games_read += 1;
         let mut pos = Position::startpos();
         let mut line_moves = Vec::new();
         let mut trunk = 0;
-        for (ply, text) in cols[3]
-            .split_whitespace()
-            .take(settings.max_plies)
-            .enumerate()
-        {
+        for (ply, text) in game.moves.iter().take(settings.max_plies).enumerate() {
             let Ok(m) = pos.parse_move(text) else { break };
             if pos.play(m).is_err() {
                 break;
@@ -187,9 +207,24 @@ pub fn build(input: impl BufRead, settings: &BuildSettings) -> Result<(String, u
         }
     }
 
+    Ok(Tallied {
+        seen,
+        trunk_of,
+        games_read,
+    })
+}
+
+/// Steps 2 to 4 of [`build`]: the balanced positions, one per trunk, the
+/// `count` best.
+fn choose<'a>(tallied: &'a Tallied, settings: &BuildSettings) -> Result<Vec<&'a Seen>> {
+    let Tallied {
+        seen,
+        trunk_of,
+        games_read,
+    } = tallied;
     // Steps 2 and 3.
     let mut best_per_trunk: HashMap<u64, u64> = HashMap::new();
-    for (&key, s) in &seen {
+    for (&key, s) in seen {
         let red_score = f64::from(s.red_half_points) / (2.0 * f64::from(s.decided_or_drawn.max(1)));
         if s.games < settings.min_games || (red_score - 0.5).abs() > settings.max_imbalance {
             continue;
@@ -237,9 +272,14 @@ pub fn build(input: impl BufRead, settings: &BuildSettings) -> Result<(String, u
         );
     }
     chosen.truncate(settings.count);
+    Ok(chosen)
+}
 
+/// The EPD lines of the chosen positions, with `c0` (the moves from the
+/// start) and `c1` (games, Red's score, draw rate).
+fn epd_text(chosen: &[&Seen]) -> String {
     let mut out = String::new();
-    for s in &chosen {
+    for s in chosen {
         let fields: Vec<&str> = s.fen.split_whitespace().collect();
         let moves: Vec<String> = s.line.iter().map(ToString::to_string).collect();
         let red_score = f64::from(s.red_half_points) / (2.0 * f64::from(s.decided_or_drawn));
@@ -254,7 +294,7 @@ pub fn build(input: impl BufRead, settings: &BuildSettings) -> Result<(String, u
             100.0 * f64::from(s.draws) / f64::from(s.decided_or_drawn)
         );
     }
-    Ok((out, games_read))
+    out
 }
 
 #[cfg(test)]

@@ -1,23 +1,10 @@
 //! Match statistics: game and game-pair tallies, Elo with a 95 % interval,
-//! normalized Elo, and the sequential probability ratio test (SPRT).
+//! and normalized Elo.
 //!
 //! Everything here is plain arithmetic on counts; the tournament loop feeds
 //! it results and prints what it returns.
 //!
-//! The SPRT is the generalized SPRT in the form fishtest uses, derived here
-//! from first principles: the results are treated as samples x (a game
-//! scored 0, ½, 1, or a game pair scored 0, ¼, ½, ¾, 1 per game) with an
-//! unknown distribution. For a hypothesis "the mean score is s" the most
-//! likely distribution with that mean has, to second order, the variance
-//! r(s) = Σ p·(x − s)² = var + (μ − s)², so the log-likelihood is
-//! −N/2·ln r(s) plus a constant and
-//!
-//!   LLR = N/2 · ln(r(s0) / r(s1)).
-//!
-//! The hypotheses are given in Elo and turned into scores by one of two
-//! models ([`EloModel`]). Pairs are the samples when available because the
-//! two games of a pair share an opening and are correlated; treating them as
-//! independent games would understate the variance.
+//! The SPRT built on these tallies is `sprt`'s.
 
 use std::fmt;
 
@@ -51,7 +38,7 @@ pub fn score_from_elo(elo: f64) -> f64 {
 /// the score excess over ½ divided by the per-game standard deviation.
 /// (At a per-game standard deviation of ½ — no draws — nElo and Elo agree
 /// near 0: d(Elo)/ds = 1600/ln 10 at s = ½.)
-const NELO_PER_T: f64 = 800.0 / std::f64::consts::LN_10;
+pub const NELO_PER_T: f64 = 800.0 / std::f64::consts::LN_10;
 
 /// An Elo estimate with its 95 % confidence interval.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -88,7 +75,7 @@ impl fmt::Display for EloEstimate {
 
 /// Mean and variance of a discrete distribution given as (value, count)
 /// pairs, with the total count. `None` when there is no sample.
-fn mean_var(bins: &[(f64, f64)]) -> Option<(f64, f64, f64)> {
+pub fn mean_var(bins: &[(f64, f64)]) -> Option<(f64, f64, f64)> {
     let n: f64 = bins.iter().map(|&(_, c)| c).sum();
     if n <= 0.0 {
         return None;
@@ -102,24 +89,36 @@ fn mean_var(bins: &[(f64, f64)]) -> Option<(f64, f64, f64)> {
     Some((n, mu, var))
 }
 
-/// Elo and its interval from samples: the mean score ± 1.96 standard errors,
-/// each end converted to Elo.
+/// Elo and its 95 % interval from samples.
+///
+/// The interval is built on the Elo scale itself, which is the logit of the
+/// score: Elo ± 1.96 · se · dElo/ds, with se the standard error of the mean
+/// score and dElo/ds = 400 / (ln 10 · s · (1 − s)). It used to be built on
+/// the score scale (s ± 1.96 · se, each end converted to Elo, as cutechess
+/// and fastchess do), but that interval leaves (0, 1) whenever the score is
+/// near an edge for the number of games — W D L W gives s = 0.625 ± 0.41 —
+/// and an end beyond 1 is an infinite Elo: the error bar went back to
+/// `± inf` after it had been finite. On the Elo scale the bar is finite
+/// whenever the samples differ (then 0 < s < 1), so once finite it stays
+/// finite.
 fn elo_of_bins(bins: &[(f64, f64)]) -> Option<EloEstimate> {
     let (n, mu, var) = mean_var(bins)?;
+    let elo = elo_from_score(mu);
     // Identical samples (one game, or all draws) say nothing about the
     // spread: the interval is unknown, not zero wide.
     if var == 0.0 {
         return Some(EloEstimate {
-            elo: elo_from_score(mu),
+            elo,
             lower: f64::NAN,
             upper: f64::NAN,
         });
     }
-    let half = Z95 * (var / n).sqrt();
+    let slope = 400.0 / (std::f64::consts::LN_10 * mu * (1.0 - mu));
+    let half = Z95 * (var / n).sqrt() * slope;
     Some(EloEstimate {
-        elo: elo_from_score(mu),
-        lower: elo_from_score(mu - half),
-        upper: elo_from_score(mu + half),
+        elo,
+        lower: elo - half,
+        upper: elo + half,
     })
 }
 
@@ -191,7 +190,7 @@ impl Trinomial {
         (n > 0).then(|| self.points() / n as f64)
     }
 
-    fn bins(&self) -> [(f64, f64); 3] {
+    pub fn bins(&self) -> [(f64, f64); 3] {
         [
             (1.0, self.wins as f64),
             (0.5, self.draws as f64),
@@ -236,7 +235,7 @@ impl Pentanomial {
 
     /// The bins with empty ones given a tiny weight, so that the variance
     /// is positive whenever there is at least one pair.
-    fn regularized_bins(&self) -> [(f64, f64); 5] {
+    pub fn regularized_bins(&self) -> [(f64, f64); 5] {
         let mut bins = self.bins();
         if self.pairs() > 0 {
             for bin in &mut bins {
@@ -274,94 +273,6 @@ impl Pentanomial {
     }
 }
 
-/// How the SPRT's Elo bounds are turned into expected scores.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EloModel {
-    /// Logistic (BayesElo-free) Elo: s = 1 / (1 + 10^(−elo/400)).
-    Logistic,
-    /// Normalized Elo, as fishtest uses: s = ½ + elo · (ln 10 / 800) · σ,
-    /// with σ the per-game standard deviation measured so far. Bounds then
-    /// mean the same statistical effort whatever the draw rate.
-    Normalized,
-}
-
-/// Where a running SPRT stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SprtState {
-    /// Neither bound crossed yet.
-    Continue,
-    /// LLR ≤ lower bound: H0 (elo = elo0) accepted — the change fails.
-    AcceptH0,
-    /// LLR ≥ upper bound: H1 (elo = elo1) accepted — the change passes.
-    AcceptH1,
-}
-
-/// Parameters of a sequential probability ratio test of H0: elo = elo0
-/// against H1: elo = elo1.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Sprt {
-    /// Elo under the null hypothesis.
-    pub elo0: f64,
-    /// Elo under the alternative.
-    pub elo1: f64,
-    /// False positive rate.
-    pub alpha: f64,
-    /// False negative rate.
-    pub beta: f64,
-    /// How the bounds are read.
-    pub model: EloModel,
-}
-
-impl Sprt {
-    /// The LLR bounds (lower, upper) from Wald: ln(β / (1 − α)) and
-    /// ln((1 − β) / α); ±2.944 for α = β = 0.05.
-    pub fn bounds(&self) -> (f64, f64) {
-        (
-            (self.beta / (1.0 - self.alpha)).ln(),
-            ((1.0 - self.beta) / self.alpha).ln(),
-        )
-    }
-
-    /// The log-likelihood ratio of the pairs so far (0 before any pair).
-    pub fn llr(&self, pairs: &Pentanomial) -> f64 {
-        self.llr_of_samples(&pairs.regularized_bins(), 2.0)
-    }
-
-    /// The LLR of samples given as (per-game score, count) bins, each
-    /// sample made of `games_per_sample` games (2 for pairs): the per-game
-    /// standard deviation that normalized Elo needs is √(games · var).
-    fn llr_of_samples(&self, bins: &[(f64, f64)], games_per_sample: f64) -> f64 {
-        let Some((n, mu, var)) = mean_var(bins) else {
-            return 0.0;
-        };
-        let (s0, s1) = match self.model {
-            EloModel::Logistic => (score_from_elo(self.elo0), score_from_elo(self.elo1)),
-            EloModel::Normalized => {
-                let sigma = (games_per_sample * var).sqrt();
-                (
-                    0.5 + self.elo0 / NELO_PER_T * sigma,
-                    0.5 + self.elo1 / NELO_PER_T * sigma,
-                )
-            }
-        };
-        let r0 = var + (mu - s0) * (mu - s0);
-        let r1 = var + (mu - s1) * (mu - s1);
-        n / 2.0 * (r0 / r1).ln()
-    }
-
-    /// Where an LLR stands against the bounds.
-    pub fn state(&self, llr: f64) -> SprtState {
-        let (lower, upper) = self.bounds();
-        if llr >= upper {
-            SprtState::AcceptH1
-        } else if llr <= lower {
-            SprtState::AcceptH0
-        } else {
-            SprtState::Continue
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -386,8 +297,8 @@ mod tests {
     fn trinomial_elo_and_interval() {
         // W 30, D 40, L 30 → s = (30 + 20)/100 = 0.5, Elo 0.
         // var = (30·0.25 + 40·0 + 30·0.25)/100 = 0.15; se = √(0.15/100) = 0.0387298;
-        // half = 1.959964 · 0.0387298 = 0.0759090.
-        // upper = elo(0.5759090): 1/s − 1 = 0.736388, log10 = −0.132893, × −400 = 53.157.
+        // half = 1.959964 · 0.0387298 = 0.0759090 in score; dElo/ds at ½ is
+        // 400 / (ln 10 · 0.25) = 694.871, so ± 52.747.
         let t = Trinomial {
             wins: 30,
             draws: 40,
@@ -396,14 +307,14 @@ mod tests {
         let e = t.elo().unwrap();
         assert_eq!(t.score(), Some(0.5));
         assert_eq!(e.elo, 0.0);
-        assert!(close(e.upper, 53.157, 0.01), "{e:?}");
-        assert!(close(e.lower, -53.157, 0.01), "{e:?}");
-        assert!(close(e.error(), 53.157, 0.01));
+        assert!(close(e.upper, 52.747, 0.01), "{e:?}");
+        assert!(close(e.lower, -52.747, 0.01), "{e:?}");
+        assert!(close(e.error(), 52.747, 0.01));
 
         // W 60, D 20, L 20 → s = 0.7; elo(0.7) = −400·log10(0.428571) = 147.19.
-        // var = (60·0.09 + 20·0.04 + 20·0.49)/100 = 0.16; se = 0.04; half = 0.0783986.
-        // upper = elo(0.7783986) = −400·log10(0.284689) = 218.25;
-        // lower = elo(0.6216014) = −400·log10(0.608749) = 86.23.
+        // var = (60·0.09 + 20·0.04 + 20·0.49)/100 = 0.16; se = 0.04; half = 0.0783986;
+        // dElo/ds = 400 / (ln 10 · 0.7 · 0.3) = 827.228, so ± 64.853:
+        // upper 212.04, lower 82.34.
         let t = Trinomial {
             wins: 60,
             draws: 20,
@@ -411,8 +322,8 @@ mod tests {
         };
         let e = t.elo().unwrap();
         assert!(close(e.elo, 147.19, 0.01), "{e:?}");
-        assert!(close(e.upper, 218.25, 0.01), "{e:?}");
-        assert!(close(e.lower, 86.23, 0.01), "{e:?}");
+        assert!(close(e.upper, 212.04, 0.01), "{e:?}");
+        assert!(close(e.lower, 82.34, 0.01), "{e:?}");
         assert_eq!(Trinomial::default().elo(), None);
     }
 
@@ -427,142 +338,18 @@ mod tests {
 
         // Pairs [LL LD DD/WL WD WW] = [5, 20, 50, 20, 5] (100 pairs): symmetric, μ = ½.
         // var = (5·0.25 + 20·0.0625 + 50·0 + 20·0.0625 + 5·0.25)/100 = 0.05;
-        // se = √(0.05/100) = 0.0223607, half = 0.0438262;
-        // upper = elo(0.5438262) = −400·log10(0.838822) = 30.53.
+        // se = √(0.05/100) = 0.0223607, half = 0.0438262 in score,
+        // × 694.871 = 30.454 in Elo.
         let p = Pentanomial {
             counts: [5, 20, 50, 20, 5],
         };
         let e = p.elo().unwrap();
         assert_eq!(e.elo, 0.0);
-        assert!(close(e.upper, 30.53, 0.01), "{e:?}");
+        assert!(close(e.upper, 30.454, 0.01), "{e:?}");
         // nElo: σ = √(2·0.05) = 0.316228; upper = 0.0438262 / 0.316228 · 347.436 = 48.15.
         let n = p.normalized_elo().unwrap();
         assert_eq!(n.elo, 0.0);
         assert!(close(n.upper, 48.15, 0.01), "{n:?}");
-    }
-
-    #[test]
-    fn sprt_bounds() {
-        let sprt = Sprt {
-            elo0: 0.0,
-            elo1: 5.0,
-            alpha: 0.05,
-            beta: 0.05,
-            model: EloModel::Normalized,
-        };
-        let (lo, hi) = sprt.bounds();
-        // ln(0.05/0.95) = −ln 19 = −2.944439.
-        assert!(close(lo, -2.944_439, 1e-6));
-        assert!(close(hi, 2.944_439, 1e-6));
-        assert_eq!(sprt.state(3.0), SprtState::AcceptH1);
-        assert_eq!(sprt.state(-3.0), SprtState::AcceptH0);
-        assert_eq!(sprt.state(2.9), SprtState::Continue);
-        // α = 0.05, β = 0.1: ln(0.1/0.95) = −2.251292, ln(0.9/0.05) = 2.890372.
-        let (lo, hi) = Sprt { beta: 0.1, ..sprt }.bounds();
-        assert!(close(lo, -2.251_292, 1e-6));
-        assert!(close(hi, 2.890_372, 1e-6));
-    }
-
-    #[test]
-    fn sprt_llr_logistic() {
-        // Pairs [10, 20, 40, 20, 10] plus 10 more WW: [10, 20, 40, 20, 20], N = 110.
-        // Σx·c = 0·10 + .25·20 + .5·40 + .75·20 + 1·20 = 60 → μ = 60/110 = 0.545455.
-        // Σx²·c = 0 + .0625·20 + .25·40 + .5625·20 + 1·20 = 42.5 → E[x²] = 0.386364;
-        // var = 0.386364 − 0.297521 = 0.088843.
-        // Logistic elo0 = 0, elo1 = 10: s0 = 0.5, s1 = 1/(1 + 10^(−0.025)) = 0.514387.
-        // r0 = 0.088843 + 0.045455² = 0.090909; r1 = 0.088843 + 0.031068² = 0.089808.
-        // LLR = 55 · ln(0.090909 / 0.089808) = 55 · 0.012185 = 0.6702.
-        let p = Pentanomial {
-            counts: [10, 20, 40, 20, 20],
-        };
-        let sprt = Sprt {
-            elo0: 0.0,
-            elo1: 10.0,
-            alpha: 0.05,
-            beta: 0.05,
-            model: EloModel::Logistic,
-        };
-        let llr = sprt.llr(&p);
-        assert!(close(llr, 0.6702, 1e-3), "{llr}");
-        // Swapping the hypotheses negates the LLR.
-        let swapped = Sprt {
-            elo0: 10.0,
-            elo1: 0.0,
-            ..sprt
-        };
-        assert!(close(swapped.llr(&p), -llr, 1e-12));
-    }
-
-    #[test]
-    fn sprt_llr_normalized() {
-        // Same pairs: μ = 0.545455, var = 0.088843, σ = √(2·var) = 0.421527.
-        // nElo 0 and 5: s0 = 0.5, s1 = 0.5 + 5 / 347.436 · 0.421527 = 0.506066.
-        // r0 = 0.090909 (as above); r1 = 0.088843 + 0.039389² = 0.090394.
-        // LLR = 55 · ln(0.090909 / 0.090394) = 55 · 0.005678 = 0.3123.
-        let p = Pentanomial {
-            counts: [10, 20, 40, 20, 20],
-        };
-        let sprt = Sprt {
-            elo0: 0.0,
-            elo1: 5.0,
-            alpha: 0.05,
-            beta: 0.05,
-            model: EloModel::Normalized,
-        };
-        let llr = sprt.llr(&p);
-        assert!(close(llr, 0.3123, 1e-3), "{llr}");
-        // No pairs yet: nothing known.
-        assert_eq!(sprt.llr(&Pentanomial::default()), 0.0);
-    }
-
-    #[test]
-    fn sprt_llr_agrees_with_published_trinomial_values() {
-        // Independent published checks of the normalized GSPRT on game
-        // (trinomial) counts: W 36433 L 36027 D 68692 with nElo [0, 2]
-        // gives LLR 0.92; W 10871 L 10650 D 20431 with [−1.75, 0.25] gives 2.30.
-        let games = |t: Trinomial| t.bins();
-        let sprt = Sprt {
-            elo0: 0.0,
-            elo1: 2.0,
-            alpha: 0.05,
-            beta: 0.05,
-            model: EloModel::Normalized,
-        };
-        let t = Trinomial {
-            wins: 36_433,
-            draws: 68_692,
-            losses: 36_027,
-        };
-        assert!(close(sprt.llr_of_samples(&games(t), 1.0), 0.92, 0.005));
-        let sprt = Sprt {
-            elo0: -1.75,
-            elo1: 0.25,
-            ..sprt
-        };
-        let t = Trinomial {
-            wins: 10_871,
-            draws: 20_431,
-            losses: 10_650,
-        };
-        assert!(close(sprt.llr_of_samples(&games(t), 1.0), 2.30, 0.005));
-    }
-
-    #[test]
-    fn sprt_llr_all_draws_is_finite() {
-        // 100 pairs of two draws: regularised bins keep var > 0; μ is ½ to
-        // within the tiny weights, so H0 (elo 0) is favoured: LLR < 0.
-        let p = Pentanomial {
-            counts: [0, 0, 100, 0, 0],
-        };
-        let sprt = Sprt {
-            elo0: 0.0,
-            elo1: 5.0,
-            alpha: 0.05,
-            beta: 0.05,
-            model: EloModel::Logistic,
-        };
-        let llr = sprt.llr(&p);
-        assert!(llr.is_finite() && llr < -2.944, "{llr}");
     }
 
     #[test]
@@ -572,5 +359,47 @@ mod tests {
         assert!(e.error().is_nan());
         assert_eq!(e.to_string(), "+0.0 ± n/a");
         assert!(elo_of_bins(&[]).is_none());
+    }
+
+    #[test]
+    fn error_bar_once_finite_stays_finite() {
+        // W D L: s = ½, finite. One more win: s = 0.625 with 4 games, whose
+        // score interval (0.625 ± 0.406) passed 1 and read `± inf`.
+        let t = Trinomial {
+            wins: 2,
+            draws: 1,
+            losses: 1,
+        };
+        let e = t.elo().unwrap();
+        assert!(e.error().is_finite(), "{e:?}");
+        assert!(
+            close(e.elo, 88.74, 0.01) && close(e.error(), 301.13, 0.01),
+            "{e:?}"
+        );
+        assert_eq!(e.to_string(), "+88.7 ± 301.1");
+
+        // Every sequence of up to 8 games, and of up to 5 pairs: once the
+        // bar is finite, it never turns infinite (nor unknown) again.
+        let scores = [GameScore::Win, GameScore::Draw, GameScore::Loss];
+        for code in 0..3usize.pow(8) {
+            let (mut t, mut c, mut finite) = (Trinomial::default(), code, false);
+            for _ in 0..8 {
+                t.add(scores[c % 3]);
+                c /= 3;
+                let bar = t.elo().unwrap().error();
+                assert!(!finite || bar.is_finite(), "{t:?}");
+                finite |= bar.is_finite();
+            }
+        }
+        for code in 0..5usize.pow(5) {
+            let (mut p, mut c, mut finite) = (Pentanomial::default(), code, false);
+            for _ in 0..5 {
+                p.counts[c % 5] += 1;
+                c /= 5;
+                let bar = p.elo().unwrap().error();
+                assert!(!finite || bar.is_finite(), "{p:?}");
+                finite |= bar.is_finite();
+            }
+        }
     }
 }

@@ -1,28 +1,31 @@
 //! The tournament: which games are played (every pair of engines, each
 //! opening twice with colours swapped), the worker threads that play them,
-//! and the running tally — progress line, PGN, SPRT stop, final report.
+//! and the loop that takes their results — PGN, progress line, SPRT stop.
+//! What is counted and how it is reported is `tally`'s.
 //!
 //! A game pair is the unit of work: one worker plays both games of a pair
 //! back to back, so pentanomial statistics see whole pairs. Each worker
 //! owns its engine processes; the main thread only counts and writes.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::fmt::Write as _;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::PathBuf;
-use std::thread;
+use std::thread::{self, JoinHandle};
 
 use anyhow::{Context, Result, bail};
 use board::ByColor;
-use crossbeam_channel::{Sender, bounded, unbounded};
+use crossbeam_channel::{Receiver, Sender, bounded, never, select, unbounded};
 
-use crate::config::EngineSpec;
-use crate::engine::Engine;
-use crate::game::{GameRecord, GameResult, GameSettings, Seat, play_game};
+use crate::child::EngineProcess;
+use crate::config::{EngineSpec, Protocol};
+use crate::game::{GameRecord, GameSettings, Seat, play_game};
 use crate::openings::Opening;
 use crate::pgn::{self, PgnContext};
-use crate::stats::{GameScore, Pentanomial, Sprt, SprtState, Trinomial};
+use crate::progress::Progress;
+use crate::sprt::{EloModel, Sprt, SprtState};
+use crate::tally::{Tally, sprt_verdict};
 
 /// Everything a tournament needs.
 pub struct Tournament {
@@ -42,6 +45,8 @@ pub struct Tournament {
     pub pgn: Option<PathBuf>,
     /// PGN `Event`.
     pub event: String,
+    /// Where the openings came from, for the banner.
+    pub openings_source: String,
 }
 
 /// One unit of work: an opening played by engines `a` and `b`, first with
@@ -61,6 +66,15 @@ enum Message {
     /// Asks for the next pair; `None` comes back when there is no more
     /// work.
     Want(Sender<Option<PairJob>>),
+    /// A game begins.
+    Started {
+        /// Its PGN round.
+        round: u64,
+        /// Red's name.
+        red: String,
+        /// Black's name.
+        black: String,
+    },
     /// A finished game.
     Finished {
         /// The pair it belongs to.
@@ -72,24 +86,18 @@ enum Message {
     },
 }
 
-/// The running tally of one pair of engines, from `a`'s point of view.
-#[derive(Default)]
-struct PairingStats {
-    a: usize,
-    b: usize,
-    games: Trinomial,
-    pairs: Pentanomial,
-    first_of_pair: HashMap<u64, GameScore>,
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunEnd {
+    /// Every scheduled game was played, or the SPRT decided.
+    Completed,
+    /// Ctrl-C or SIGTERM stopped it; the report covers the games finished.
+    Interrupted,
 }
 
-/// The score of engine `a` in a finished game of the pair.
-fn score_for_a(result: GameResult, second: bool) -> GameScore {
-    let red_score = match result {
-        GameResult::RedWins => GameScore::Win,
-        GameResult::Draw => GameScore::Draw,
-        GameResult::BlackWins => GameScore::Loss,
-    };
-    if second { red_score.flip() } else { red_score }
+/// The PGN round of a pair's first or second game.
+fn round(job: &PairJob, second: bool) -> u64 {
+    2 * job.id + 1 + u64::from(second)
 }
 
 impl Tournament {
@@ -120,10 +128,120 @@ impl Tournament {
 
     /// Plays the tournament and prints progress and the report to stdout.
     ///
+    /// Ctrl-C (SIGINT) or SIGTERM stops it: the games in progress are
+    /// abandoned, the engines shut down, and the report covers the games
+    /// finished.
+    ///
     /// # Errors
     /// Bad settings or an unwritable PGN file. Engine failures are not
     /// errors: they lose games.
-    pub fn run(&self) -> Result<()> {
+    pub fn run(&self) -> Result<RunEnd> {
+        self.check()?;
+        let (pairings, jobs) = self.schedule();
+        let total = jobs.len() as u64 * 2;
+        let pgn = self.open_pgn()?;
+        let names: Vec<&str> = self.engines.iter().map(|e| e.name.as_str()).collect();
+        println!("{}", self.banner(total));
+
+        // The handler only sends on a channel; the loop below does the rest.
+        let (signal_tx, signals) = bounded::<()>(1);
+        ctrlc::set_handler(move || {
+            let _ = signal_tx.try_send(());
+        })
+        .context("cannot install the Ctrl-C and SIGTERM handler")?;
+        // Dropping `cancel` disconnects every worker's receiver, which ends
+        // the waits of every engine at once.
+        let (cancel, cancelled) = bounded::<()>(0);
+        let (tx, rx) = unbounded::<Message>();
+        let handles = self.start_workers(&tx, &cancelled)?;
+        drop(tx);
+
+        let mut run = Run {
+            tournament: self,
+            names: &names,
+            tally: Tally::new(self.engines.len(), &pairings),
+            progress: Progress::new(total),
+            total,
+            jobs,
+            pgn,
+            pgn_error: None,
+            stopped: false,
+            cancel: Some(cancel),
+        };
+        loop {
+            select! {
+                recv(rx) -> message => match message {
+                    Ok(message) => run.handle(message),
+                    Err(_) => break,
+                },
+                recv(signals) -> _ => run.interrupt(),
+            }
+        }
+        for handle in handles {
+            if handle.join().is_err() {
+                eprintln!("warning: a worker thread panicked");
+            }
+        }
+        run.progress.done();
+        let interrupted = run.cancel.is_none();
+        println!();
+        if interrupted {
+            println!("Interrupted: the games in progress were abandoned.");
+        }
+        let tc = self.settings.tc.to_string();
+        println!("{}", run.tally.report(&names, &tc, self.sprt.as_ref()));
+        match run.pgn_error {
+            Some(e) => Err(e),
+            None if interrupted => Ok(RunEnd::Interrupted),
+            None => Ok(RunEnd::Completed),
+        }
+    }
+
+    /// What is about to be played: engines, time control, games, openings
+    /// and the SPRT, as the first lines of the output.
+    fn banner(&self, total: u64) -> String {
+        let mut out = String::from("Engines:");
+        for (i, e) in self.engines.iter().enumerate() {
+            let proto = match e.protocol {
+                Protocol::Ucci => "ucci",
+                Protocol::Uci => "uci",
+            };
+            let sep = if i == 0 { " " } else { ", " };
+            let _ = write!(out, "{sep}{} ({}, {proto})", e.name, e.cmd.display());
+        }
+        let _ = write!(
+            out,
+            "\nTime control: {}; {total} games ({} pairs of games with colours swapped), {} at a time",
+            self.settings.tc,
+            total / 2,
+            self.concurrency.clamp(1, 64)
+        );
+        let _ = write!(
+            out,
+            "\nOpenings: {} ({} positions)",
+            self.openings_source,
+            self.openings.len()
+        );
+        if let Some(sprt) = &self.sprt {
+            let _ = write!(
+                out,
+                "\nSPRT: elo0={} elo1={} alpha={} beta={} ({})",
+                sprt.elo0,
+                sprt.elo1,
+                sprt.alpha,
+                sprt.beta,
+                match sprt.model {
+                    EloModel::Normalized => "normalized",
+                    EloModel::Logistic => "logistic",
+                }
+            );
+        }
+        out
+    }
+
+    /// Refuses settings no tournament can be played with, and starts every
+    /// engine once.
+    fn check(&self) -> Result<()> {
         if self.engines.len() < 2 {
             bail!("need at least two engines");
         }
@@ -137,302 +255,183 @@ impl Tournament {
         // engine that cannot start would otherwise lose every game in a
         // blink and a long run would "finish" at once.
         for spec in &self.engines {
-            Engine::start(spec)?.quit(self.settings.grace);
+            EngineProcess::start(spec, &never())?.quit(self.settings.grace);
         }
-        let (pairings, jobs) = self.schedule();
-        let total = jobs.len() as u64 * 2;
-        let mut pgn_file: Option<File> = match &self.pgn {
-            Some(path) => Some(
-                OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(path)
-                    .with_context(|| format!("cannot open PGN file {}", path.display()))?,
-            ),
-            None => None,
-        };
+        Ok(())
+    }
 
-        let mut jobs = jobs;
-        let (tx, rx) = unbounded::<Message>();
-        let workers = self.concurrency.clamp(1, 64);
+    /// The PGN file, opened for appending.
+    fn open_pgn(&self) -> Result<Option<PgnOut>> {
+        let Some(path) = &self.pgn else {
+            return Ok(None);
+        };
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .with_context(|| format!("cannot open PGN file {}", path.display()))?;
+        Ok(Some(PgnOut {
+            file,
+            event: self.event.clone(),
+            date: pgn::today(),
+            time_control: self.settings.tc.to_string(),
+        }))
+    }
+
+    /// Starts the worker threads, each with its own engine processes.
+    fn start_workers(
+        &self,
+        tx: &Sender<Message>,
+        cancelled: &Receiver<()>,
+    ) -> Result<Vec<JoinHandle<()>>> {
         let mut handles = Vec::new();
-        for w in 0..workers {
+        for w in 0..self.concurrency.clamp(1, 64) {
             let tx = tx.clone();
             let engines = self.engines.clone();
             let settings = self.settings.clone();
             let openings = self.openings.clone();
+            let cancelled = cancelled.clone();
             let handle = thread::Builder::new()
                 .name(format!("worker-{w}"))
-                .spawn(move || worker(&tx, &engines, &settings, &openings))
+                .spawn(move || worker(&tx, &engines, &settings, &openings, &cancelled))
                 .context("cannot start a worker thread")?;
             handles.push(handle);
         }
-        drop(tx);
-        let mut stopped = false;
+        Ok(handles)
+    }
+}
 
-        let mut stats: Vec<PairingStats> = pairings
-            .iter()
-            .map(|&(a, b)| PairingStats {
-                a,
-                b,
-                ..PairingStats::default()
-            })
-            .collect();
-        let mut points = vec![0u64; self.engines.len()]; // half points
-        let mut played = vec![0u64; self.engines.len()];
-        let mut terminations: BTreeMap<String, u64> = BTreeMap::new();
-        let mut faults: BTreeMap<(String, String), u64> = BTreeMap::new();
-        let date = pgn::today();
-        let tc = self.settings.tc.to_string();
-        let mut done = 0u64;
-        // A PGN write failure ends the run, but only after the games in
-        // progress, so that every engine gets its `quit` and none is left
-        // running.
-        let mut pgn_error: Option<anyhow::Error> = None;
+/// The main thread's side of a run: what it counts, hands out and writes.
+struct Run<'a> {
+    tournament: &'a Tournament,
+    names: &'a [&'a str],
+    tally: Tally,
+    progress: Progress,
+    total: u64,
+    jobs: VecDeque<PairJob>,
+    pgn: Option<PgnOut>,
+    /// A PGN write failure ends the run, but only after the games in
+    /// progress, so that every engine gets its `quit` and none is left
+    /// running.
+    pgn_error: Option<anyhow::Error>,
+    /// No more jobs are handed out.
+    stopped: bool,
+    /// Held until the run is interrupted (see [`Tournament::run`]).
+    cancel: Option<Sender<()>>,
+}
 
-        for message in &rx {
-            let (job, second, record) = match message {
-                Message::Want(reply) => {
-                    // Jobs are handed out here, after every result sent
-                    // before the request has been counted: an SPRT stop
-                    // takes effect at once and the same in every run.
-                    let _ = reply.send(if stopped { None } else { jobs.pop_front() });
-                    continue;
-                }
-                Message::Finished {
-                    job,
-                    second,
-                    record,
-                } => (job, second, record),
-            };
-            done += 1;
-            let score_a = score_for_a(record.result, second);
-            let st = &mut stats[job.pairing];
-            st.games.add(score_a);
-            if let Some(first) = st.first_of_pair.remove(&job.id) {
-                let (g1, g2) = if second {
-                    (first, score_a)
+impl Run<'_> {
+    fn handle(&mut self, message: Message) {
+        match message {
+            Message::Want(reply) => {
+                // Jobs are handed out here, after every result sent before
+                // the request has been counted: an SPRT stop takes effect
+                // at once and the same in every run.
+                let next = if self.stopped {
+                    None
                 } else {
-                    (score_a, first)
+                    self.jobs.pop_front()
                 };
-                st.pairs.add(g1, g2);
-            } else {
-                st.first_of_pair.insert(job.id, score_a);
+                let _ = reply.send(next);
             }
-            points[job.a] += score_a.half_points() as u64;
-            points[job.b] += score_a.flip().half_points() as u64;
-            played[job.a] += 1;
-            played[job.b] += 1;
-            *terminations
-                .entry(record.termination.to_string())
-                .or_default() += 1;
-            if record.termination.is_fault() {
-                let loser = match record.result {
-                    GameResult::RedWins => &record.black,
-                    _ => &record.red,
-                };
-                *faults
-                    .entry((loser.clone(), record.termination.to_string()))
-                    .or_default() += 1;
+            Message::Started { round, red, black } => {
+                let total = self.total;
+                self.progress
+                    .started(&format!("Started game {round} of {total}: {red} - {black}"));
             }
-
-            if let Some(file) = &mut pgn_file {
-                let round = 2 * job.id + 1 + u64::from(second);
-                let ctx = PgnContext {
-                    event: &self.event,
-                    date: &date,
-                    round,
-                    time_control: &tc,
-                };
-                let written = file
-                    .write_all(pgn::write_game(&record, &ctx).as_bytes())
-                    .and_then(|()| file.flush());
-                if let Err(e) = written {
-                    eprintln!(
-                        "error: cannot write the PGN file: {e}; finishing the games in progress"
-                    );
-                    pgn_error = Some(anyhow::Error::new(e).context("cannot write the PGN file"));
-                    pgn_file = None;
-                    stopped = true;
-                }
-            }
-
-            let mut line = format!(
-                "[{done}/{total}] {} - {} {} ({})",
-                record.red,
-                record.black,
-                record.result.pgn(),
-                record.termination
-            );
-            if stats.len() > 1 {
-                let _ = write!(
-                    line,
-                    " | {}",
-                    standings_text(&self.engines, &points, &played)
-                );
-            }
-            if stats.len() == 1 {
-                let st = &stats[0];
-                let _ = write!(
-                    line,
-                    " | {}",
-                    trinomial_text(
-                        &self.engines[st.a].name,
-                        &self.engines[st.b].name,
-                        &st.games
-                    )
-                );
-                if let Some(sprt) = &self.sprt {
-                    let llr = sprt.llr(&st.pairs);
-                    let (lo, hi) = sprt.bounds();
-                    let _ = write!(line, " | LLR {llr:.2} ({lo:.2}, {hi:.2})");
-                    let state = sprt.state(llr);
-                    if state != SprtState::Continue && !stopped {
-                        stopped = true;
-                        let _ = write!(line, " | SPRT stop: {}", sprt_verdict(state));
-                    }
-                }
-            }
-            println!("{line}");
-            if !record.termination.is_fault() {
-                continue;
-            }
-            println!("    {}", record.detail);
+            Message::Finished {
+                job,
+                second,
+                record,
+            } => self.finished(&job, second, &record),
         }
-        for handle in handles {
-            if handle.join().is_err() {
-                eprintln!("warning: a worker thread panicked");
-            }
-        }
+    }
 
-        println!();
-        println!(
-            "{}",
-            self.report(&stats, &points, &played, &terminations, &faults, done)
+    fn finished(&mut self, job: &PairJob, second: bool, record: &GameRecord) {
+        self.tally.add(job.pairing, job.id, second, record);
+        if let Some(out) = &mut self.pgn
+            && let Err(e) = out.write(job, second, record)
+        {
+            self.progress.note(&format!(
+                "error: cannot write the PGN file: {e}; finishing the games in progress"
+            ));
+            self.pgn_error = Some(anyhow::Error::new(e).context("cannot write the PGN file"));
+            self.pgn = None;
+            self.stopped = true;
+        }
+        let sprt = self.tournament.sprt.as_ref();
+        let standings = self.tally.standings(self.names, sprt);
+        let mut line = format!(
+            "[{}/{}] {} - {} {} ({}) | {standings}",
+            self.tally.done,
+            self.total,
+            record.red,
+            record.black,
+            record.result.pgn(),
+            record.termination,
         );
-        pgn_error.map_or(Ok(()), Err)
+        if let Some((_, state)) = self.tally.sprt(sprt)
+            && state != SprtState::Continue
+            && !self.stopped
+        {
+            self.stopped = true;
+            let _ = write!(line, " | SPRT stop: {}", sprt_verdict(state));
+        }
+        self.progress.line(&line);
+        if record.termination.is_fault() {
+            self.progress.line(&format!("    {}", record.detail));
+        }
+        self.progress.finished(&standings);
     }
 
-    fn report(
-        &self,
-        stats: &[PairingStats],
-        points: &[u64],
-        played: &[u64],
-        terminations: &BTreeMap<String, u64>,
-        faults: &BTreeMap<(String, String), u64>,
-        done: u64,
-    ) -> String {
-        let mut out = String::new();
-        let _ = writeln!(
-            out,
-            "Finished {done} games, time control {}.",
-            self.settings.tc
-        );
-        if self.engines.len() > 2 {
-            let _ = writeln!(
-                out,
-                "{:<20} {:>6} {:>8} {:>7}",
-                "Engine", "Games", "Points", "Score"
-            );
-            let mut order: Vec<usize> = (0..self.engines.len()).collect();
-            order.sort_by_key(|&i| std::cmp::Reverse(points[i]));
-            for i in order {
-                let score = if played[i] > 0 {
-                    50.0 * points[i] as f64 / played[i] as f64
-                } else {
-                    0.0
-                };
-                let _ = writeln!(
-                    out,
-                    "{:<20} {:>6} {:>8.1} {:>6.1} %",
-                    self.engines[i].name,
-                    played[i],
-                    points[i] as f64 / 2.0,
-                    score
-                );
-            }
+    /// Ctrl-C or SIGTERM: no more jobs, and every engine wait ends now.
+    fn interrupt(&mut self) {
+        if self.cancel.take().is_some() {
+            self.stopped = true;
+            self.progress
+                .note("arena: interrupted; stopping the games in progress and the engines");
         }
-        for st in stats {
-            let (a, b) = (&self.engines[st.a].name, &self.engines[st.b].name);
-            let _ = writeln!(out, "{}", trinomial_text(a, b, &st.games));
-            if let Some(e) = st.pairs.elo() {
-                let _ = writeln!(out, "  Elo from pairs: {e} (95 %)");
-            }
-            if let Some(e) = st.pairs.normalized_elo() {
-                let _ = writeln!(out, "  nElo from pairs: {e} (95 %)");
-            }
-            let c = st.pairs.counts;
-            let _ = writeln!(
-                out,
-                "  Pentanomial [0, 0.5, 1, 1.5, 2]: [{}, {}, {}, {}, {}] ({} pairs)",
-                c[0],
-                c[1],
-                c[2],
-                c[3],
-                c[4],
-                st.pairs.pairs()
-            );
-            if let Some(sprt) = &self.sprt {
-                let llr = sprt.llr(&st.pairs);
-                let (lo, hi) = sprt.bounds();
-                let model = match sprt.model {
-                    crate::stats::EloModel::Normalized => "normalized",
-                    crate::stats::EloModel::Logistic => "logistic",
-                };
-                let _ = writeln!(
-                    out,
-                    "  SPRT elo0={} elo1={} alpha={} beta={} ({model}): LLR {llr:.2} [{lo:.2}, {hi:.2}] {}",
-                    sprt.elo0,
-                    sprt.elo1,
-                    sprt.alpha,
-                    sprt.beta,
-                    sprt_verdict(sprt.state(llr))
-                );
-            }
-        }
-        let list: Vec<String> = terminations
-            .iter()
-            .map(|(k, v)| format!("{k} {v}"))
-            .collect();
-        let _ = writeln!(out, "Terminations: {}", list.join(", "));
-        for ((engine, what), n) in faults {
-            let _ = writeln!(out, "Fault: {engine}: {what} x{n}");
-        }
-        out.trim_end().to_string()
     }
 }
 
-fn sprt_verdict(state: SprtState) -> &'static str {
-    match state {
-        SprtState::Continue => "(no decision yet)",
-        SprtState::AcceptH0 => "H0 accepted (fail)",
-        SprtState::AcceptH1 => "H1 accepted (pass)",
+/// The PGN file and the tags every game of the run shares.
+struct PgnOut {
+    file: File,
+    event: String,
+    date: String,
+    time_control: String,
+}
+
+impl PgnOut {
+    /// Appends one game.
+    fn write(&mut self, job: &PairJob, second: bool, record: &GameRecord) -> std::io::Result<()> {
+        let ctx = PgnContext {
+            event: &self.event,
+            date: &self.date,
+            round: round(job, second),
+            time_control: &self.time_control,
+        };
+        self.file
+            .write_all(pgn::write_game(record, &ctx).as_bytes())?;
+        self.file.flush()
     }
 }
 
-/// `a vs b: W 5 D 4 L 3 [54.2 %] Elo +29.1 ± 45.2`.
-fn trinomial_text(a: &str, b: &str, t: &Trinomial) -> String {
-    let mut s = format!("{a} vs {b}: W {} D {} L {}", t.wins, t.draws, t.losses);
-    if let Some(score) = t.score() {
-        let _ = write!(s, " [{:.1} %]", 100.0 * score);
-    }
-    if let Some(e) = t.elo() {
-        let _ = write!(s, " Elo {e}");
-    }
-    s
-}
-
-/// A worker: asks for pair jobs until there are none, plays them, then
-/// shuts its engines down.
+/// A worker: asks for pair jobs until there are none or the run is
+/// interrupted, plays them, then shuts its engines down.
 fn worker(
     tx: &Sender<Message>,
     engines: &[EngineSpec],
     settings: &GameSettings,
     openings: &[Opening],
+    cancelled: &Receiver<()>,
 ) {
-    let mut seats: Vec<Seat> = engines.iter().cloned().map(Seat::new).collect();
+    let mut seats: Vec<Seat> = engines
+        .iter()
+        .map(|spec| Seat::new(spec.clone(), cancelled.clone()))
+        .collect();
     let (reply_tx, reply_rx) = bounded(1);
-    while tx.send(Message::Want(reply_tx.clone())).is_ok() {
+    'jobs: while tx.send(Message::Want(reply_tx.clone())).is_ok() {
         let Ok(Some(job)) = reply_rx.recv() else {
             break;
         };
@@ -446,23 +445,25 @@ fn worker(
             let Some((red_seat, black_seat)) = two_mut(&mut seats, red, black) else {
                 break;
             };
-            let record = play_game(
-                ByColor {
-                    red: red_seat,
-                    black: black_seat,
-                },
-                opening,
-                settings,
-            );
-            if tx
-                .send(Message::Finished {
-                    job,
-                    second,
-                    record,
-                })
-                .is_err()
-            {
-                break;
+            let _ = tx.send(Message::Started {
+                round: round(&job, second),
+                red: red_seat.name().to_string(),
+                black: black_seat.name().to_string(),
+            });
+            let seats = ByColor {
+                red: red_seat,
+                black: black_seat,
+            };
+            let Some(record) = play_game(seats, opening, settings) else {
+                break 'jobs;
+            };
+            let finished = Message::Finished {
+                job,
+                second,
+                record,
+            };
+            if tx.send(finished).is_err() {
+                break 'jobs;
             }
         }
     }
@@ -485,33 +486,9 @@ fn two_mut<T>(v: &mut [T], i: usize, j: usize) -> Option<(&mut T, &mut T)> {
     }
 }
 
-/// The round-robin standings for the progress line, leader first:
-/// `a 3.5/5, b 2/4, c 1.5/3` (points / games).
-fn standings_text(engines: &[EngineSpec], points: &[u64], played: &[u64]) -> String {
-    let mut order: Vec<usize> = (0..engines.len()).collect();
-    order.sort_by_key(|&i| (std::cmp::Reverse(points[i]), played[i]));
-    order
-        .iter()
-        .map(|&i| {
-            let whole = points[i] / 2;
-            let half = if points[i] % 2 == 1 { ".5" } else { "" };
-            format!("{} {whole}{half}/{}", engines[i].name, played[i])
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn pair_scores() {
-        assert_eq!(score_for_a(GameResult::RedWins, false), GameScore::Win);
-        assert_eq!(score_for_a(GameResult::RedWins, true), GameScore::Loss);
-        assert_eq!(score_for_a(GameResult::BlackWins, true), GameScore::Win);
-        assert_eq!(score_for_a(GameResult::Draw, true), GameScore::Draw);
-    }
 
     #[test]
     fn two_mut_picks_both() {

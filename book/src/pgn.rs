@@ -322,41 +322,43 @@ pub struct TsvGame {
     pub moves: Vec<String>,
 }
 
+impl TsvGame {
+    /// Reads one game line of an ICCS game list: four tab-separated
+    /// columns, a known result token, and as many moves as the `plies`
+    /// column says. `None` for a malformed line (the header and blank lines
+    /// included: see [`is_tsv_filler`]).
+    pub fn parse(line: &str) -> Option<TsvGame> {
+        let mut cols = line.split('\t');
+        let number = cols.next()?.trim().parse().ok()?;
+        let result = GameResult::parse(cols.next()?.trim())?;
+        let plies: usize = cols.next()?.trim().parse().ok()?;
+        let moves: Vec<String> = cols
+            .next()
+            .unwrap_or("")
+            .split_whitespace()
+            .map(str::to_string)
+            .collect();
+        (moves.len() == plies).then_some(TsvGame {
+            number,
+            result,
+            moves,
+        })
+    }
+}
+
+/// Whether a line of an ICCS game list holds no game: a blank line or the
+/// header (`game<TAB>result<TAB>plies<TAB>moves`).
+pub fn is_tsv_filler(line: &str) -> bool {
+    line.trim().is_empty() || line.starts_with("game\t")
+}
+
 /// Reads the lines of an ICCS game list; the header line is skipped and
 /// every other line yields a game or the 1-based number of a malformed line.
 pub fn parse_tsv(text: &str) -> impl Iterator<Item = Result<TsvGame, usize>> + '_ {
     text.lines()
         .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with("game\t"))
-        .map(|(n, line)| {
-            let mut cols = line.split('\t');
-            let number = cols
-                .next()
-                .and_then(|c| c.trim().parse().ok())
-                .ok_or(n + 1)?;
-            let result = cols
-                .next()
-                .and_then(|c| GameResult::parse(c.trim()))
-                .ok_or(n + 1)?;
-            let plies: usize = cols
-                .next()
-                .and_then(|c| c.trim().parse().ok())
-                .ok_or(n + 1)?;
-            let moves: Vec<String> = cols
-                .next()
-                .unwrap_or("")
-                .split_whitespace()
-                .map(str::to_string)
-                .collect();
-            if moves.len() != plies {
-                return Err(n + 1);
-            }
-            Ok(TsvGame {
-                number,
-                result,
-                moves,
-            })
-        })
+        .filter(|(_, l)| !is_tsv_filler(l))
+        .map(|(n, line)| TsvGame::parse(line).ok_or(n + 1))
 }
 
 #[cfg(test)]
@@ -408,5 +410,9 @@ mod tests {
         assert_eq!(games[0].as_ref().unwrap().moves, ["h2e2", "h9g7"]);
         assert_eq!(games[1], Err(3));
         assert_eq!(games[2], Err(4));
+        assert!(is_tsv_filler("game\tresult\tplies\tmoves"));
+        assert!(is_tsv_filler("  "));
+        assert_eq!(TsvGame::parse("7\t1/2-1/2\t0\t").map(|g| g.number), Some(7));
+        assert_eq!(TsvGame::parse("7\t1-0\t1"), None);
     }
 }

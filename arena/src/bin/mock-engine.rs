@@ -5,6 +5,7 @@
 //! ```text
 //! mock-engine [--mode normal|illegal|garbage|crash|hang|slow|nomove] [--after N]
 //!             [--score CP] [--pid-dir DIR] [--ignore-quit] [--seconds] [--log FILE]
+//!             [--delay MS]
 //! ```
 //!
 //! * `--after N`: behave for the first N moves of each game, then apply the
@@ -20,6 +21,8 @@
 //! * `--seconds`: do not advertise UCCI `usemillisec` (clock values then
 //!   come in seconds).
 //! * `--log FILE`: append every line received to FILE.
+//! * `--delay MS`: think this long before every move (so that a test can
+//!   catch games in progress).
 
 use std::io::{BufRead, Write};
 use std::thread;
@@ -45,6 +48,7 @@ struct Config {
     ignore_quit: bool,
     seconds: bool,
     log: Option<std::fs::File>,
+    delay: Duration,
 }
 
 fn parse_args() -> Config {
@@ -55,6 +59,7 @@ fn parse_args() -> Config {
         ignore_quit: false,
         seconds: false,
         log: None,
+        delay: Duration::ZERO,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -86,6 +91,10 @@ fn parse_args() -> Config {
                     std::path::Path::new(&value).join(std::process::id().to_string()),
                     "",
                 );
+                i += 1;
+            }
+            "--delay" => {
+                cfg.delay = Duration::from_millis(value.parse().unwrap_or(0));
                 i += 1;
             }
             "--ignore-quit" => cfg.ignore_quit = true,
@@ -236,7 +245,7 @@ fn main() {
                         thread::sleep(Duration::from_secs(3600));
                     },
                     Mode::Slow => thread::sleep(Duration::from_millis(clock_ms(&line, p) + 300)),
-                    _ => {}
+                    _ => thread::sleep(cfg.delay),
                 }
                 let score = if ucci {
                     format!("score {}", cfg.score)

@@ -1,11 +1,13 @@
-//! One engine child process and the conversation with it: start and
-//! handshake, options, new games, one search at a time with a deadline, and
-//! shutdown. The process is owned by [`Engine`]: dropping it kills and reaps
-//! the child, so no path leaks a process.
+//! An engine as the arena sees it: a child process, not Chariot's `engine`
+//! crate, and the conversation with it — start and handshake, options, new
+//! games, one search at a time with a deadline, and shutdown. The process is
+//! owned by [`EngineProcess`]: dropping it kills and reaps the child, so no
+//! path leaks a process.
 //!
 //! A reader thread per engine turns stdout into [`Event`]s on a channel; the
 //! game thread waits on the channel with a deadline, which is how hangs are
-//! noticed without blocking. What a reply *means* for the game (legality,
+//! noticed without blocking, and on the run's cancel channel, which is how
+//! Ctrl-C ends a wait at once. What a reply *means* for the game (legality,
 //! clocks) is decided in `game`.
 
 use std::io::{BufRead, BufReader, Write};
@@ -14,7 +16,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
-use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
+use crossbeam_channel::{Receiver, RecvError, select, unbounded};
 
 use crate::config::{EngineSpec, Protocol};
 
@@ -38,6 +40,9 @@ pub enum SearchFailure {
     /// No final line came before the deadline, nor within the grace period
     /// after `stop`.
     Hung,
+    /// The run is being interrupted (Ctrl-C or SIGTERM): no answer is
+    /// waited for, and the engine is not to blame.
+    Interrupted,
 }
 
 /// An evaluation as the engine reported it, from its own point of view.
@@ -74,7 +79,7 @@ pub struct SearchReply {
 }
 
 /// A running engine process.
-pub struct Engine {
+pub struct EngineProcess {
     spec: EngineSpec,
     child: Child,
     stdin: ChildStdin,
@@ -84,16 +89,22 @@ pub struct Engine {
     millis: bool,
     /// stdout is closed: no more lines will come.
     eof: bool,
+    /// Disconnected when the run is interrupted: every wait for a line
+    /// also waits on this, so an interruption ends it at once.
+    cancel: Receiver<()>,
 }
 
-impl Engine {
+impl EngineProcess {
     /// Starts the process, performs the handshake, sends the options and
     /// waits for `readyok`.
+    ///
+    /// A run that waits on nothing but the engine gives
+    /// [`crossbeam_channel::never`] as `cancel`.
     ///
     /// # Errors
     /// The program cannot be started, or does not complete the handshake in
     /// time.
-    pub fn start(spec: &EngineSpec) -> Result<Engine> {
+    pub fn start(spec: &EngineSpec, cancel: &Receiver<()>) -> Result<EngineProcess> {
         let mut cmd = Command::new(&spec.cmd);
         cmd.args(&spec.args)
             .stdin(Stdio::piped())
@@ -102,6 +113,12 @@ impl Engine {
         if let Some(dir) = &spec.dir {
             cmd.current_dir(dir);
         }
+        // The engine gets a process group of its own, so a Ctrl-C at the
+        // terminal reaches the arena alone: the arena then ends the games
+        // and shuts the engines down itself, and no engine dies of the
+        // signal mid-game and is scored as crashed.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
         let mut child = cmd.spawn().with_context(|| {
             format!(
                 "cannot start engine '{}' ({})",
@@ -143,13 +160,14 @@ impl Engine {
             let _ = child.wait();
             return Err(anyhow!(e).context("cannot start reader thread"));
         }
-        let mut engine = Engine {
+        let mut engine = EngineProcess {
             spec: spec.clone(),
             child,
             stdin,
             events,
             millis: false,
             eof: false,
+            cancel: cancel.clone(),
         };
         engine
             .handshake()
@@ -173,12 +191,15 @@ impl Engine {
             Protocol::Ucci => ("ucci", "ucciok"),
             Protocol::Uci => ("uci", "uciok"),
         };
-        self.send(hello)?;
+        self.send_expecting(hello, ok)?;
         let mut advertises_millis = false;
+        let mut last = None;
         loop {
-            let line = self
-                .next_line(deadline)
-                .map_err(|f| anyhow!("no '{ok}': {f:?}"))?;
+            let line = match self.next_line(deadline) {
+                Ok(line) => line,
+                Err(f) => bail!(self.no_answer(hello, ok, &f, last.as_deref())),
+            };
+            last = Some(line.clone());
             let mut words = line.split_whitespace();
             match (words.next(), words.next()) {
                 (Some(w), _) if w == ok => break,
@@ -206,15 +227,64 @@ impl Engine {
 
     /// Sends `isready` and waits for `readyok`, skipping other lines.
     fn sync(&mut self, deadline: Instant) -> Result<()> {
-        self.send("isready")?;
+        self.send_expecting("isready", "readyok")?;
+        let mut last = None;
         loop {
-            let line = self
-                .next_line(deadline)
-                .map_err(|f| anyhow!("no 'readyok': {f:?}"))?;
+            let line = match self.next_line(deadline) {
+                Ok(line) => line,
+                Err(f) => bail!(self.no_answer("isready", "readyok", &f, last.as_deref())),
+            };
             if line.trim() == "readyok" {
                 return Ok(());
             }
+            last = Some(line);
         }
+    }
+
+    /// Sends `line`, to which the program must answer `expected`; a
+    /// program that has already exited (the pipe is closed) is described
+    /// as one that did not answer.
+    fn send_expecting(&mut self, line: &str, expected: &str) -> Result<()> {
+        if self.send(line).is_err() {
+            let failure = self.crash_failure();
+            bail!(self.no_answer(line, expected, &failure, None));
+        }
+        Ok(())
+    }
+
+    /// Says in plain words that the program did not answer `sent` with
+    /// `expected`, and what it did instead: a program that is no engine
+    /// (a shell, `cat`) ends up here, and its user needs a hint, not the
+    /// name of an internal state.
+    fn no_answer(
+        &self,
+        sent: &str,
+        expected: &str,
+        failure: &SearchFailure,
+        last: Option<&str>,
+    ) -> String {
+        let what = match failure {
+            SearchFailure::Crashed(how) => format!("it {how} before answering '{sent}'"),
+            SearchFailure::Hung => format!(
+                "it did not answer '{sent}' with '{expected}' within {} s",
+                STARTUP_TIMEOUT.as_secs()
+            ),
+            SearchFailure::Interrupted => {
+                return format!("the run was interrupted before it answered '{sent}'");
+            }
+        };
+        let said = match last {
+            Some(line) => format!(
+                " (the last line it wrote was '{}')",
+                line.chars().take(60).collect::<String>()
+            ),
+            None => " (it wrote nothing)".to_string(),
+        };
+        let hint = match self.spec.protocol {
+            Protocol::Ucci => "is it a UCCI engine? For a UCI engine add proto=uci to its --engine",
+            Protocol::Uci => "is it a UCI engine? For a UCCI engine leave out proto=uci",
+        };
+        format!("{what}{said}; {hint}")
     }
 
     /// Tells the engine a new game starts and waits until it is ready.
@@ -244,13 +314,17 @@ impl Engine {
         if self.eof {
             return Err(self.crash_failure());
         }
-        match self.events.recv_deadline(deadline) {
-            Ok(Event::Line(line)) => Ok(line),
-            Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => {
-                self.eof = true;
-                Err(self.crash_failure())
-            }
-            Err(RecvTimeoutError::Timeout) => Err(SearchFailure::Hung),
+        let timeout = deadline.saturating_duration_since(Instant::now());
+        select! {
+            recv(self.events) -> event => match event {
+                Ok(Event::Line(line)) => Ok(line),
+                Ok(Event::Eof) | Err(RecvError) => {
+                    self.eof = true;
+                    Err(self.crash_failure())
+                }
+            },
+            recv(self.cancel) -> _ => Err(SearchFailure::Interrupted),
+            default(timeout) => Err(SearchFailure::Hung),
         }
     }
 
@@ -348,7 +422,7 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
+impl Drop for EngineProcess {
     fn drop(&mut self) {
         if let Ok(None) = self.child.try_wait() {
             let _ = self.child.kill();
