@@ -14,6 +14,7 @@
 
 pub mod bench;
 pub mod eval;
+pub mod nnue;
 pub mod search;
 mod time;
 pub mod tt;
