@@ -18,6 +18,12 @@
 //! because the engine's own is private to its search. Positions are
 //! deduplicated by Zobrist key across the whole run.
 //!
+//! Master games (`--pgn FILE`, PGN as the book builder reads it, `.xz`
+//! accepted): every position of each game with a known result is searched
+//! at the same node budget, filtered the same way, and labelled with the
+//! game's recorded result; the game's own moves are played, not the
+//! search's.
+//!
 //! Game `i` draws its opening and random plies from `seed + i` and starts
 //! with a cleared table, so a game is the same whichever thread plays it;
 //! with one thread the whole file is reproducible.
@@ -32,6 +38,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use board::{Color, Move, Outcome, Position};
+use book::pgn::{GameResult, PgnGame};
 use engine::nnue::data::{Record, RecordWriter};
 use engine::{Engine, Limits, Score};
 
@@ -66,6 +73,9 @@ pub struct DatagenArgs {
     /// Hash table per thread, in MB.
     #[arg(long, value_name = "MB", default_value_t = 4)]
     hash: usize,
+    /// Score the positions of these recorded games instead of self-play.
+    #[arg(long, value_name = "FILE")]
+    pgn: Option<PathBuf>,
     /// Seed of the openings and random plies.
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
@@ -96,6 +106,7 @@ struct Counts {
     black_wins: u64,
     draws: u64,
     adjudicated: u64,
+    unusable_games: u64,
 }
 
 impl Counts {
@@ -111,6 +122,7 @@ impl Counts {
         self.black_wins += o.black_wins;
         self.draws += o.draws;
         self.adjudicated += o.adjudicated;
+        self.unusable_games += o.unusable_games;
     }
 }
 
@@ -159,12 +171,34 @@ fn load_openings(path: &Path) -> Result<Vec<Position>> {
     Ok(out)
 }
 
+/// Where the games come from.
+enum Source {
+    /// Self-play from these openings.
+    SelfPlay(Vec<Position>),
+    /// Recorded games.
+    Recorded(Vec<PgnGame>),
+}
+
 fn generate(args: &DatagenArgs) -> Result<()> {
-    let openings = load_openings(&args.openings)?;
-    let target_games = match (args.games, args.positions) {
-        (Some(g), _) => g,
-        (None, Some(_)) => u64::MAX,
-        (None, None) => 100,
+    let source = match &args.pgn {
+        None => Source::SelfPlay(load_openings(&args.openings)?),
+        Some(path) => {
+            let games = book::pgn::parse_games(&crate::book_cli::read_text(path)?);
+            if games.is_empty() {
+                bail!("no games in {}", path.display());
+            }
+            Source::Recorded(games)
+        }
+    };
+    let target_games = match (&source, args.games, args.positions) {
+        (_, Some(g), _) => g,
+        (Source::Recorded(games), None, _) => games.len() as u64,
+        (Source::SelfPlay(_), None, Some(_)) => u64::MAX,
+        (Source::SelfPlay(_), None, None) => 100,
+    };
+    let target_games = match &source {
+        Source::Recorded(games) => target_games.min(games.len() as u64),
+        Source::SelfPlay(_) => target_games,
     };
     let target_positions = args.positions.unwrap_or(u64::MAX);
     let file =
@@ -182,7 +216,7 @@ fn generate(args: &DatagenArgs) -> Result<()> {
     std::thread::scope(|s| -> Result<()> {
         for _ in 0..args.threads {
             let tx = tx.clone();
-            let (openings, next_game, stop) = (&openings, &next_game, &stop);
+            let (source, next_game, stop) = (&source, &next_game, &stop);
             s.spawn(move || {
                 let mut engine = Engine::new();
                 // The default table size stays if the request is refused.
@@ -192,7 +226,15 @@ fn generate(args: &DatagenArgs) -> Result<()> {
                     if i >= target_games {
                         break;
                     }
-                    let game = play_game(&mut engine, openings, args, args.seed.wrapping_add(i));
+                    let game = match source {
+                        Source::SelfPlay(openings) => {
+                            play_game(&mut engine, openings, args, args.seed.wrapping_add(i))
+                        }
+                        Source::Recorded(games) => usize::try_from(i)
+                            .ok()
+                            .and_then(|i| games.get(i))
+                            .map_or_else(Game::unusable, |g| score_game(&mut engine, g, args)),
+                    };
                     if tx.send(game).is_err() {
                         break;
                     }
@@ -277,9 +319,93 @@ fn report(c: &Counts, games: u64, elapsed: Duration, out: &Path) {
         c.seen, c.in_check, c.decided, c.capture_best, c.not_quiet, c.duplicate
     );
     println!(
-        "Games: {} Red wins, {} Black wins, {} draws ({} adjudicated at the ply cap)",
-        c.red_wins, c.black_wins, c.draws, c.adjudicated
+        "Games: {} Red wins, {} Black wins, {} draws ({} adjudicated at the ply cap), \
+         {} recorded games skipped (no result or an unreadable move)",
+        c.red_wins, c.black_wins, c.draws, c.adjudicated, c.unusable_games
     );
+}
+
+impl Game {
+    fn unusable() -> Game {
+        Game {
+            records: Vec::new(),
+            counts: Counts {
+                unusable_games: 1,
+                ..Counts::default()
+            },
+        }
+    }
+
+    /// Labels every kept position with the result and counts the game.
+    fn finish(mut records: Vec<(u64, Record)>, mut counts: Counts, winner: Option<Color>) -> Game {
+        match winner {
+            Some(Color::Red) => counts.red_wins += 1,
+            Some(Color::Black) => counts.black_wins += 1,
+            None => counts.draws += 1,
+        }
+        for (_, r) in &mut records {
+            r.result = match winner {
+                None => 0,
+                Some(w) if w == r.side => 1,
+                Some(_) => -1,
+            };
+        }
+        Game { records, counts }
+    }
+}
+
+/// Searches `pos` at the node budget and, when the position passes the
+/// filters, keeps it; returns the best move.
+fn search_and_keep(
+    engine: &mut Engine,
+    pos: &mut Position,
+    args: &DatagenArgs,
+    kept: &mut Vec<(u64, Record)>,
+    counts: &mut Counts,
+) -> Option<Move> {
+    let limits = Limits {
+        nodes: Some(args.nodes),
+        ..Limits::default()
+    };
+    engine.start(pos.clone(), limits, Box::new(|_| {}));
+    let result = engine.wait();
+    let best = result.best?;
+    counts.seen += 1;
+    match keep(pos, best, result.score, result.rule.is_some()) {
+        Keep::Yes(cp) => kept.push((pos.key(), Record::new(pos, cp, 0))),
+        Keep::InCheck => counts.in_check += 1,
+        Keep::Decided => counts.decided += 1,
+        Keep::CaptureBest => counts.capture_best += 1,
+        Keep::NotQuiet => counts.not_quiet += 1,
+    }
+    Some(best)
+}
+
+/// Scores the positions of one recorded game (see the module
+/// documentation).
+fn score_game(engine: &mut Engine, game: &PgnGame, args: &DatagenArgs) -> Game {
+    let winner = match game.result() {
+        GameResult::RedWins => Some(Color::Red),
+        GameResult::BlackWins => Some(Color::Black),
+        GameResult::Draw => None,
+        GameResult::Unknown => return Game::unusable(),
+    };
+    let Ok((mut pos, moves)) = game.replay() else {
+        return Game::unusable();
+    };
+    engine.new_game();
+    let mut counts = Counts::default();
+    let mut kept = Vec::new();
+    for m in moves {
+        if matches!(pos.outcome(), Outcome::Decided { .. }) {
+            break;
+        }
+        if search_and_keep(engine, &mut pos, args, &mut kept, &mut counts).is_none() {
+            break;
+        }
+        pos.make_move(m);
+    }
+    Game::finish(kept, counts, winner)
 }
 
 /// Plays one self-play game and returns its kept positions, each labelled
@@ -307,44 +433,15 @@ fn play_game(engine: &mut Engine, openings: &[Position], args: &DatagenArgs, see
             counts.adjudicated += 1;
             break None;
         }
-        let limits = Limits {
-            nodes: Some(args.nodes),
-            ..Limits::default()
-        };
-        engine.start(pos.clone(), limits, Box::new(|_| {}));
-        let result = engine.wait();
-        let Some(best) = result.best else {
+        let Some(best) = search_and_keep(engine, &mut pos, args, &mut kept, &mut counts) else {
             // Only a position without legal moves has no best move, and
             // `outcome` has judged those already; stop rather than loop.
             break None;
         };
-        counts.seen += 1;
-        match keep(&mut pos, best, result.score, result.rule.is_some()) {
-            Keep::Yes(cp) => kept.push((pos.key(), Record::new(&pos, cp, 0))),
-            Keep::InCheck => counts.in_check += 1,
-            Keep::Decided => counts.decided += 1,
-            Keep::CaptureBest => counts.capture_best += 1,
-            Keep::NotQuiet => counts.not_quiet += 1,
-        }
         pos.make_move(best);
         plies += 1;
     };
-    match winner {
-        Some(Color::Red) => counts.red_wins += 1,
-        Some(Color::Black) => counts.black_wins += 1,
-        None => counts.draws += 1,
-    }
-    for (_, r) in &mut kept {
-        r.result = match winner {
-            None => 0,
-            Some(w) if w == r.side => 1,
-            Some(_) => -1,
-        };
-    }
-    Game {
-        records: kept,
-        counts,
-    }
+    Game::finish(kept, counts, winner)
 }
 
 /// The verdict on one searched position.
@@ -437,6 +534,7 @@ mod tests {
             random_plies: 4,
             max_plies: 200,
             hash: 1,
+            pgn: None,
             seed: 7,
         }
     }
@@ -459,6 +557,36 @@ mod tests {
             assert!(is_quiet(&mut pos));
             assert!((-1..=1).contains(&r.result));
             assert!(keys.insert(pos.key()), "duplicate {}", pos.fen());
+        }
+    }
+
+    #[test]
+    fn recorded_games_are_labelled_with_their_result() {
+        let dir = std::env::temp_dir();
+        let pgn = dir.join(format!("chariot-datagen-{}.pgn", std::process::id()));
+        let out = dir.join(format!("chariot-datagen-pgn-{}.bin", std::process::id()));
+        std::fs::write(
+            &pgn,
+            "[Event \"a\"]\n[Result \"1-0\"]\n[Format \"ICCS\"]\n\n\
+             1. h2e2 h9g7 2. h0g2 i9h9 3. i0h0 b9c7 1-0\n\n\
+             [Event \"b\"]\n[Result \"*\"]\n[Format \"ICCS\"]\n\n1. h2e2 *\n",
+        )
+        .expect("write PGN");
+        let mut a = args(out.clone());
+        a.positions = None;
+        a.pgn = Some(pgn.clone());
+        generate(&a).expect("datagen --pgn");
+        let file = File::open(&out).expect("output");
+        let records: Vec<Record> = RecordReader::new(std::io::BufReader::new(file))
+            .expect("header")
+            .collect::<Result<_, _>>()
+            .expect("records");
+        let _ = std::fs::remove_file(&out);
+        let _ = std::fs::remove_file(&pgn);
+        assert!(!records.is_empty() && records.len() <= 6);
+        for r in &records {
+            let expected = if r.side == Color::Red { 1 } else { -1 };
+            assert_eq!(r.result, expected);
         }
     }
 
