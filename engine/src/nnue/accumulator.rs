@@ -107,6 +107,47 @@ impl Accumulator {
         }
     }
 
+    /// The accumulator of `pos` computed from `prev`, the accumulator of the
+    /// position before `pos`'s last move, in one pass per perspective
+    /// (the search's copy-and-update; [`Accumulator::apply_move`] is the
+    /// in-place twin). Refreshes a perspective whose general changed
+    /// bucket; a null move or no last move copies `prev`.
+    pub fn update_from(
+        &mut self,
+        prev: &Accumulator,
+        net: &Network,
+        pos: &Position,
+        backend: Backend,
+    ) {
+        let state = pos.state();
+        let (Some(m), Some(moved)) = (
+            state.last_move,
+            state.last_move.and_then(|m| pos.piece_at(m.to())),
+        ) else {
+            self.values = prev.values;
+            return;
+        };
+        let (from, to) = (m.from(), m.to());
+        for persp in Color::ALL {
+            let b = features::bucket(persp, pos.king_square(persp));
+            if moved == Piece::new(persp, PieceKind::King) && features::bucket(persp, from) != b {
+                self.refresh_side(net, pos, persp);
+                continue;
+            }
+            let add = net.ft_row(features::index(persp, b, moved, to));
+            let sub = net.ft_row(features::index(persp, b, moved, from));
+            let out = &mut self.values[persp.index()];
+            let prev = &prev.values[persp.index()];
+            match state.captured {
+                Some(c) => {
+                    let cap = net.ft_row(features::index(persp, b, c, to));
+                    simd::copy_update(backend, out, prev, add, &[sub, cap]);
+                }
+                None => simd::copy_update(backend, out, prev, add, &[sub]),
+            }
+        }
+    }
+
     /// The score in centipawns from `side`'s point of view (normally the
     /// side to move), with the fastest backend this CPU has.
     pub fn evaluate(&self, net: &Network, side: Color) -> i32 {

@@ -110,14 +110,74 @@ pub fn sub_row(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
     }
 }
 
+/// `out = prev + add − Σ subs` in one pass: the copy-and-update of a
+/// move (one or two rows removed, one added), reading each input once.
+/// Wraps on overflow like [`add_row`].
+pub fn copy_update(
+    backend: Backend,
+    out: &mut [i16; HIDDEN],
+    prev: &[i16; HIDDEN],
+    add: &[i16; HIDDEN],
+    subs: &[&[i16; HIDDEN]],
+) {
+    match (backend, subs) {
+        #[cfg(target_arch = "x86_64")]
+        (Backend::Avx2, [s1]) if backend.available() => {
+            // SAFETY: AVX2 is available (checked just above).
+            unsafe { avx2::copy_update::<false>(out, prev, add, s1, s1) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        (Backend::Avx2, [s1, s2]) if backend.available() => {
+            // SAFETY: AVX2 is available (checked just above).
+            unsafe { avx2::copy_update::<true>(out, prev, add, s1, s2) }
+        }
+        _ => {
+            *out = *prev;
+            add_row(out, add);
+            for s in subs {
+                sub_row(out, s);
+            }
+        }
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use std::arch::x86_64::{
-        __m256i, _mm_add_epi32, _mm_cvtsi128_si32, _mm_extract_epi32, _mm256_add_epi32,
-        _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_madd_epi16,
-        _mm256_max_epi16, _mm256_min_epi16, _mm256_mullo_epi16, _mm256_set1_epi16,
-        _mm256_setzero_si256,
+        __m256i, _mm_add_epi32, _mm_cvtsi128_si32, _mm_extract_epi32, _mm256_add_epi16,
+        _mm256_add_epi32, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256,
+        _mm256_madd_epi16, _mm256_max_epi16, _mm256_min_epi16, _mm256_mullo_epi16,
+        _mm256_set1_epi16, _mm256_setzero_si256, _mm256_storeu_si256, _mm256_sub_epi16,
     };
+
+    /// `out = prev + add − s1 (− s2 when TWO)`, 16 lanes at a time.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn copy_update<const TWO: bool>(
+        out: &mut [i16; HIDDEN],
+        prev: &[i16; HIDDEN],
+        add: &[i16; HIDDEN],
+        s1: &[i16; HIDDEN],
+        s2: &[i16; HIDDEN],
+    ) {
+        for i in (0..HIDDEN).step_by(16) {
+            // SAFETY: `i + 16 <= HIDDEN` (a multiple of 16): every 32-byte
+            // unaligned load and the store stay inside their arrays, and
+            // `out` is a distinct `&mut`, so it aliases no input.
+            unsafe {
+                let at = |a: &[i16; HIDDEN]| a.as_ptr().add(i).cast::<__m256i>();
+                let mut v =
+                    _mm256_add_epi16(_mm256_loadu_si256(at(prev)), _mm256_loadu_si256(at(add)));
+                v = _mm256_sub_epi16(v, _mm256_loadu_si256(at(s1)));
+                if TWO {
+                    v = _mm256_sub_epi16(v, _mm256_loadu_si256(at(s2)));
+                }
+                _mm256_storeu_si256(out.as_mut_ptr().add(i).cast::<__m256i>(), v);
+            }
+        }
+    }
 
     use super::{HIDDEN, QA};
 

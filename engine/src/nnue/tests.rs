@@ -89,9 +89,15 @@ fn incremental_updates_match_refresh_and_backends_agree() {
         if pos.game_ply() == 1 {
             acc.refresh(&net, &Position::startpos());
         }
+        let prev = acc.clone();
         acc.apply_move(&net, pos);
         let fresh = Accumulator::new(&net, pos);
         assert_eq!(acc, fresh, "incremental accumulator after {}", pos.fen());
+        for backend in [Backend::Scalar, Backend::Avx2] {
+            let mut copied = Accumulator::default();
+            copied.update_from(&prev, &net, pos, backend);
+            assert_eq!(copied, fresh, "{backend:?} copy-update after {}", pos.fen());
+        }
         let side = pos.side_to_move();
         let scalar = acc.evaluate_with(&net, side, Backend::Scalar);
         assert_eq!(scalar, net.evaluate(pos));
@@ -277,6 +283,23 @@ fn nnue_speed() {
         }
     }
     let update_ns = t.elapsed().as_nanos() as f64 / n;
+    let mut fused = Vec::new();
+    for backend in [Backend::Scalar, Backend::Avx2] {
+        let t = Instant::now();
+        let mut stack = vec![Accumulator::new(&net, &positions[0]); 2];
+        for _ in 0..rounds {
+            for (k, pos) in positions.iter().enumerate() {
+                let (a, b) = stack.split_at_mut(1);
+                if k % 2 == 0 {
+                    b[0].update_from(&a[0], &net, pos, backend);
+                } else {
+                    a[0].update_from(&b[0], &net, pos, backend);
+                }
+            }
+        }
+        sink += i64::from(stack[0].values[0][0]);
+        fused.push(t.elapsed().as_nanos() as f64 / n);
+    }
     let acc = Accumulator::new(&net, &positions[0]);
     for backend in [Backend::Scalar, Backend::Avx2] {
         let t = Instant::now();
@@ -289,5 +312,9 @@ fn nnue_speed() {
             t.elapsed().as_nanos() as f64 / 200_000.0
         );
     }
-    println!("refresh: {refresh_ns:.1} ns, copy + incremental update: {update_ns:.1} ns ({sink})");
+    println!(
+        "refresh: {refresh_ns:.1} ns, clone + apply_move: {update_ns:.1} ns, \
+         update_from scalar {:.1} ns, AVX2 {:.1} ns ({sink})",
+        fused[0], fused[1]
+    );
 }
