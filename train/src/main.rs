@@ -131,6 +131,17 @@ fn run_train(args: &TrainArgs) -> Result<()> {
         },
     );
     let quantised = net.quantise();
+    let (mut worst, mut sum) = (0.0f32, 0.0f64);
+    for i in 0..data.len() {
+        let s = data.get(i);
+        #[allow(clippy::cast_precision_loss)]
+        let err = (net.evaluate_cp(&s) - train::model::quantised_cp(&quantised, &s) as f32).abs();
+        worst = worst.max(err);
+        sum += f64::from(err);
+    }
+    #[allow(clippy::cast_precision_loss)]
+    let mean = sum / data.len().max(1) as f64;
+    println!("quantisation error over the data: mean {mean:.2} cp, largest {worst:.2} cp");
     std::fs::write(&args.out, quantised.to_bytes())
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     println!("wrote {}: {}", args.out.display(), quantised.describe());

@@ -13,9 +13,9 @@
 //! below 16,700) and the quantised output weights stay within the engine's
 //! ±127.
 
-use engine::nnue::Network;
 use engine::nnue::features::{HIDDEN, TOTAL_INPUTS};
 use engine::nnue::network::{MAX_OUTPUT_WEIGHT, QA, QB, SCALE};
+use engine::nnue::{Network, simd};
 use rand_core::RngCore;
 
 use crate::dataset::Sample;
@@ -222,6 +222,24 @@ impl FloatNetwork {
         Network::from_parts(ft, ft_bias, out, out_bias)
             .expect("the trainer's shapes and clipping match the engine's format")
     }
+}
+
+/// The quantised network's score of a sample in centipawns, computed as
+/// the engine computes it (its first-layer rows and output layer), without
+/// building a position: the trainer's check of its own export.
+pub fn quantised_cp(net: &Network, s: &Sample<'_>) -> i32 {
+    let hidden = |rows: &[u16]| {
+        let mut h = *net.ft_bias();
+        for &row in rows {
+            simd::add_row(&mut h, net.ft_row(usize::from(row)));
+        }
+        h
+    };
+    let (us, them) = (hidden(s.us), hidden(s.them));
+    simd::finish(
+        simd::output_sum(simd::Backend::detect(), &us, &them, net.out_weights()),
+        net.out_bias(),
+    )
 }
 
 /// The logistic function.
