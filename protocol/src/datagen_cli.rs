@@ -281,7 +281,11 @@ fn generate(args: &DatagenArgs) -> Result<()> {
     writer.finish()?;
     progress(&totals, games_done, start, target_games, target_positions);
     eprintln!();
-    report(&totals, games_done, start.elapsed(), &args.out);
+    let kind = match source {
+        Source::SelfPlay(_) => "self-play",
+        Source::Recorded(_) => "recorded",
+    };
+    report(&totals, games_done, kind, start.elapsed(), &args.out);
     Ok(())
 }
 
@@ -306,9 +310,9 @@ fn progress(c: &Counts, games: u64, start: Instant, target_games: u64, target_po
     let _ = std::io::stderr().flush();
 }
 
-fn report(c: &Counts, games: u64, elapsed: Duration, out: &Path) {
+fn report(c: &Counts, games: u64, kind: &str, elapsed: Duration, out: &Path) {
     println!(
-        "Wrote {} positions from {games} games to {} in {:.1} s",
+        "Wrote {} positions from {games} {kind} games to {} in {:.1} s",
         c.written,
         out.display(),
         elapsed.as_secs_f64()

@@ -39,7 +39,7 @@ fn datagen_train_export_load() {
         "datagen failed: {stdout} {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(stdout.contains("Wrote 300 positions"), "{stdout}");
+    assert!(stdout.contains("Wrote 300 positions from"), "{stdout}");
 
     // 2. Training, a few steps.
     let mut data = Dataset::new();
