@@ -37,7 +37,7 @@ enum Command {
     Book(book_cli::BookArgs),
     /// Search the fixed bench positions and print the node count (the behaviour signature).
     Bench(bench_cli::BenchArgs),
-    /// Generate NNUE training positions by self-play (docs/nnue.md).
+    /// Generate NNUE training positions by self-play or from recorded games (docs/nnue.md).
     Datagen(datagen_cli::DatagenArgs),
 }
 

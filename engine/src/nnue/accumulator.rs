@@ -8,9 +8,9 @@
 //! piece. A perspective whose general moves to another king bucket is
 //! refreshed instead, because every one of its rows changes.
 //!
-//! The search will keep one accumulator per ply (copy, then apply the move;
-//! unmake is a pop), so the type is `Copy`-sized plain data aligned for SIMD
-//! loads.
+//! The search will keep one accumulator per ply: [`Accumulator::update_from`]
+//! writes the next ply's from the previous one in a single pass, and unmake
+//! is a pop. The type is 1 KiB of plain data, 64-byte aligned for SIMD.
 
 use board::{Color, Piece, PieceKind, Position, Square};
 
