@@ -565,6 +565,29 @@ mod tests {
     }
 
     #[test]
+    fn one_thread_runs_repeat_exactly() {
+        let dir = std::env::temp_dir();
+        let files: Vec<PathBuf> = (0..2)
+            .map(|k| dir.join(format!("chariot-datagen-rep{k}-{}.bin", std::process::id())))
+            .collect();
+        for f in &files {
+            let mut a = args(f.clone());
+            a.threads = 1;
+            a.positions = Some(80);
+            generate(&a).expect("datagen");
+        }
+        let bytes: Vec<Vec<u8>> = files
+            .iter()
+            .map(|f| std::fs::read(f).expect("read"))
+            .collect();
+        for f in &files {
+            let _ = std::fs::remove_file(f);
+        }
+        assert_eq!(bytes[0].len(), 16 + 80 * 32);
+        assert!(bytes[0] == bytes[1], "two runs with one thread differ");
+    }
+
+    #[test]
     fn recorded_games_are_labelled_with_their_result() {
         let dir = std::env::temp_dir();
         let pgn = dir.join(format!("chariot-datagen-{}.pgn", std::process::id()));
