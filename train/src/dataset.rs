@@ -21,6 +21,10 @@ pub struct Dataset {
     counts: Vec<u8>,
     scores: Vec<i16>,
     results: Vec<i8>,
+    /// The record each sample came from: a position and its mirror share
+    /// one, so that the validation split never separates them.
+    groups: Vec<u32>,
+    next_group: u32,
 }
 
 /// One sample, borrowed from a [`Dataset`].
@@ -62,8 +66,13 @@ impl Dataset {
         Ok(())
     }
 
-    /// Adds one record (optionally mirrored left-right).
+    /// Adds one record (optionally mirrored left-right). A mirrored record
+    /// pushed right after the same record unmirrored joins its group.
     pub fn push(&mut self, record: &Record, mirror: bool) {
+        if !mirror || self.next_group == 0 {
+            self.next_group += 1;
+        }
+        self.groups.push(self.next_group - 1);
         let pieces = record
             .pieces()
             .map(move |(p, sq): (board::Piece, Square)| (p, if mirror { sq.mirror() } else { sq }));
@@ -78,6 +87,14 @@ impl Dataset {
         self.rows.extend_from_slice(&them);
         self.scores.push(record.score);
         self.results.push(record.result);
+    }
+
+    /// The group of sample `i` (see [`Dataset::push`]).
+    ///
+    /// # Panics
+    /// If `i >= len()`.
+    pub fn group(&self, i: usize) -> u32 {
+        self.groups[i]
     }
 
     /// Number of samples.

@@ -9,6 +9,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use engine::nnue::Network;
+use engine::nnue::data::RecordReader;
 use train::{Config, Dataset, EpochReport};
 
 /// Chariot's NNUE trainer.
@@ -90,6 +91,33 @@ fn main() -> ExitCode {
     }
 }
 
+/// The loss the engine's hand-written evaluation would have on the data: a
+/// network worth testing in games should beat it on the validation set.
+fn hand_written_loss(files: &[PathBuf], cfg: &Config) -> Result<f64> {
+    let (mut sum, mut n) = (0.0f64, 0u64);
+    for path in files {
+        let file =
+            std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+        for record in RecordReader::new(std::io::BufReader::new(file))? {
+            let record = record?;
+            let pos = record
+                .to_position()
+                .with_context(|| format!("an illegal position in {}", path.display()))?;
+            #[allow(clippy::cast_precision_loss)]
+            let cp = engine::evaluate(&pos) as f32;
+            sum += f64::from(train::trainer::loss_of_cp(
+                cp,
+                record.score,
+                record.result,
+                cfg,
+            ));
+            n += 1;
+        }
+    }
+    #[allow(clippy::cast_precision_loss)]
+    Ok(sum / n.max(1) as f64)
+}
+
 fn run_train(args: &TrainArgs) -> Result<()> {
     let start = Instant::now();
     let mut data = Dataset::new();
@@ -142,6 +170,10 @@ fn run_train(args: &TrainArgs) -> Result<()> {
     #[allow(clippy::cast_precision_loss)]
     let mean = sum / data.len().max(1) as f64;
     println!("quantisation error over the data: mean {mean:.2} cp, largest {worst:.2} cp");
+    println!(
+        "hand-written evaluation's loss on the same data (for comparison): {:.6}",
+        hand_written_loss(&args.data, &cfg)?
+    );
     std::fs::write(&args.out, quantised.to_bytes())
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     println!("wrote {}: {}", args.out.display(), quantised.describe());

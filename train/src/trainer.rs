@@ -6,6 +6,11 @@
 //! the logistic), and the target blends the game result with the search
 //! score: `t = λ × (result + 1) / 2 + (1 − λ) × sigmoid(score / k)`.
 //!
+//! Validation: a record goes to the validation set when a hash of its
+//! number and the seed falls below [`Config::validation`]; a position and
+//! its mirror (`--mirror`) share the record number, so the validation set
+//! never holds the mirror of a training position.
+//!
 //! Reproducibility: the shuffle and the initial weights come from one
 //! `rand_pcg` generator seeded by [`Config::seed`]; a batch is split into
 //! the same contiguous slices for the same thread count and the partial
@@ -121,9 +126,17 @@ impl Adam {
 }
 
 /// The training target of a sample (see the module documentation).
-fn target(score: i16, result: i8, cfg: &Config) -> f32 {
+pub fn target(score: i16, result: i8, cfg: &Config) -> f32 {
     let wdl = (f32::from(result) + 1.0) / 2.0;
     cfg.lambda * wdl + (1.0 - cfg.lambda) * sigmoid(f32::from(score) / cfg.eval_scale)
+}
+
+/// The loss of a score in centipawns (any evaluation's) against a sample's
+/// labels: the yardstick that puts the network and the hand-written
+/// evaluation on one scale.
+pub fn loss_of_cp(cp: f32, score: i16, result: i8, cfg: &Config) -> f32 {
+    let d = sigmoid(cp / cfg.eval_scale) - target(score, result, cfg);
+    d * d
 }
 
 #[allow(clippy::cast_precision_loss)]
@@ -177,6 +190,26 @@ fn slice_gradient(
     sum
 }
 
+/// The validation and training samples (see the module documentation):
+/// by record, not by sample, so that a position and its mirror land on the
+/// same side.
+pub fn split(data: &Dataset, cfg: &Config) -> (Vec<usize>, Vec<usize>) {
+    (0..data.len()).partition(|&i| {
+        let h = splitmix(u64::from(data.group(i)) ^ cfg.seed.rotate_left(32));
+        #[allow(clippy::cast_precision_loss)]
+        let unit = (h >> 11) as f64 / (1u64 << 53) as f64;
+        unit < f64::from(cfg.validation.clamp(0.0, 0.5))
+    })
+}
+
+/// The splitmix64 finaliser: a well-mixed hash of a 64-bit value.
+fn splitmix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
 /// A deterministic Fisher–Yates shuffle.
 fn shuffle(v: &mut [usize], rng: &mut Pcg64Mcg) {
     for i in (1..v.len()).rev() {
@@ -196,16 +229,8 @@ pub fn train(
 ) -> FloatNetwork {
     let mut rng = Pcg64Mcg::new(u128::from(cfg.seed) << 1 | 1);
     let mut net = FloatNetwork::random(&mut rng);
-    let mut order: Vec<usize> = (0..data.len()).collect();
-    shuffle(&mut order, &mut rng);
-    #[allow(
-        clippy::cast_precision_loss,
-        clippy::cast_possible_truncation,
-        clippy::cast_sign_loss
-    )]
-    let n_val = ((data.len() as f32) * cfg.validation.clamp(0.0, 0.5)) as usize;
-    let (val, train_set) = order.split_at(n_val);
-    let mut train_set = train_set.to_vec();
+    let (val, mut train_set) = split(data, cfg);
+    let val = &val[..];
     let threads = cfg.threads.max(1);
     let batch_size = cfg.batch_size.max(1);
     let mut grads: Vec<FloatNetwork> = (0..threads).map(|_| FloatNetwork::zeros()).collect();

@@ -49,6 +49,35 @@ fn synthetic(n: usize, seed: u64) -> (Dataset, Vec<Position>) {
 }
 
 #[test]
+fn validation_never_holds_the_mirror_of_a_training_position() {
+    let (_, positions) = synthetic(400, 9);
+    let mut data = Dataset::new();
+    for pos in &positions {
+        let r = Record::new(pos, 0, 0);
+        data.push(&r, false);
+        data.push(&r, true);
+    }
+    let cfg = Config {
+        validation: 0.2,
+        ..Config::default()
+    };
+    let (val, train_set) = train::trainer::split(&data, &cfg);
+    assert_eq!(val.len() + train_set.len(), 800);
+    assert!(
+        (100..220).contains(&val.len()),
+        "{} validation samples",
+        val.len()
+    );
+    let val_groups: std::collections::HashSet<u32> = val.iter().map(|&i| data.group(i)).collect();
+    assert!(
+        train_set
+            .iter()
+            .all(|&i| !val_groups.contains(&data.group(i)))
+    );
+    assert!(val.iter().all(|&i| data.group(i) == data.group(i ^ 1)));
+}
+
+#[test]
 fn gradient_matches_finite_differences() {
     let (data, _) = synthetic(4, 3);
     let mut rng = Pcg64Mcg::new(11);
