@@ -30,7 +30,7 @@
 
 use std::collections::HashSet;
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::{BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -212,6 +212,7 @@ fn generate(args: &DatagenArgs) -> Result<()> {
     let mut totals = Counts::default();
     let mut games_done = 0u64;
     let mut keys = HashSet::new();
+    let terminal = std::io::stderr().is_terminal();
 
     std::thread::scope(|s| -> Result<()> {
         for _ in 0..args.threads {
@@ -271,16 +272,35 @@ fn generate(args: &DatagenArgs) -> Result<()> {
                 Err(crossbeam_channel::RecvTimeoutError::Timeout) => {}
                 Err(crossbeam_channel::RecvTimeoutError::Disconnected) => break,
             }
-            if last_report.elapsed() >= Duration::from_secs(1) {
+            // A terminal gets a line redrawn every second; a log file a new
+            // line every half minute, so that it stays readable.
+            let every = if terminal { 1 } else { 30 };
+            if last_report.elapsed() >= Duration::from_secs(every) {
                 last_report = Instant::now();
-                progress(&totals, games_done, start, target_games, target_positions);
+                progress(
+                    &totals,
+                    games_done,
+                    start,
+                    target_games,
+                    target_positions,
+                    terminal,
+                );
             }
         }
         Ok(())
     })?;
     writer.finish()?;
-    progress(&totals, games_done, start, target_games, target_positions);
-    eprintln!();
+    progress(
+        &totals,
+        games_done,
+        start,
+        target_games,
+        target_positions,
+        terminal,
+    );
+    if terminal {
+        eprintln!();
+    }
     let kind = match source {
         Source::SelfPlay(_) => "self-play",
         Source::Recorded(_) => "recorded",
@@ -291,7 +311,14 @@ fn generate(args: &DatagenArgs) -> Result<()> {
 
 /// The progress line on stderr: positions, games, rate and an estimate of
 /// the time left toward whichever target was given.
-fn progress(c: &Counts, games: u64, start: Instant, target_games: u64, target_positions: u64) {
+fn progress(
+    c: &Counts,
+    games: u64,
+    start: Instant,
+    target_games: u64,
+    target_positions: u64,
+    terminal: bool,
+) {
     let secs = start.elapsed().as_secs_f64().max(1e-3);
     #[allow(clippy::cast_precision_loss)]
     let (rate, game_rate) = (c.written as f64 / secs, games as f64 / secs);
@@ -303,10 +330,15 @@ fn progress(c: &Counts, games: u64, start: Instant, target_games: u64, target_po
     } else {
         0.0
     };
-    eprint!(
-        "\r{} positions, {games} games, {rate:.0} positions/s, ETA {eta:.0} s   ",
+    let line = format!(
+        "{} positions, {games} games, {rate:.0} positions/s, ETA {eta:.0} s",
         c.written
     );
+    if terminal {
+        eprint!("\r{line}   ");
+    } else {
+        eprintln!("{line}");
+    }
     let _ = std::io::stderr().flush();
 }
 

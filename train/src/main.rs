@@ -1,7 +1,7 @@
 //! `chariot-train`: trains a network from `chariot datagen` files and
 //! writes the engine's network file; `check` validates and describes one.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -141,18 +141,23 @@ fn run_train(args: &TrainArgs) -> Result<()> {
         seed: args.seed,
         threads: args.threads,
     };
+    let terminal = std::io::stderr().is_terminal();
     let net = train::train(
         &data,
         &cfg,
         |r: &EpochReport| {
-            eprint!("\r");
+            if terminal {
+                eprint!("\r");
+            }
             println!(
                 "epoch {:>3}  lr {:.2e}  train loss {:.6}  validation loss {:.6}  {:.0} positions/s",
                 r.epoch, r.lr, r.train_loss, r.validation_loss, r.positions_per_second
             );
         },
         |done, total| {
-            if done % 8 == 0 || done == total {
+            // The batch counter is for a person watching; logs get the
+            // epoch lines only.
+            if terminal && (done % 8 == 0 || done == total) {
                 eprint!("\r  batch {done}/{total}");
                 let _ = std::io::stderr().flush();
             }
