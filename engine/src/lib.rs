@@ -15,6 +15,7 @@
 pub mod bench;
 pub mod eval;
 mod history;
+pub mod nnue;
 pub mod search;
 mod time;
 pub mod tt;

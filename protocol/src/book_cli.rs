@@ -108,7 +108,7 @@ pub fn run(args: &BookArgs) -> ExitCode {
 }
 
 /// The text of a file, decompressed through `xz -dc` if it ends in `.xz`.
-fn read_text(path: &Path) -> Result<String> {
+pub(crate) fn read_text(path: &Path) -> Result<String> {
     let bytes = if path.extension().is_some_and(|e| e == "xz") {
         let out = std::process::Command::new("xz")
             .arg("-dc")

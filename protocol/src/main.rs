@@ -10,6 +10,7 @@
 mod bench_cli;
 mod book_cli;
 mod command;
+mod datagen_cli;
 mod options;
 mod output;
 mod perft_cli;
@@ -36,6 +37,8 @@ enum Command {
     Book(book_cli::BookArgs),
     /// Search the fixed bench positions and print the node count (the behaviour signature).
     Bench(bench_cli::BenchArgs),
+    /// Generate NNUE training positions by self-play or from recorded games (docs/nnue.md).
+    Datagen(datagen_cli::DatagenArgs),
 }
 
 fn main() -> ExitCode {
@@ -51,6 +54,7 @@ fn main() -> ExitCode {
         Some(Command::Perft(args)) => perft_cli::run(&args),
         Some(Command::Book(args)) => book_cli::run(&args),
         Some(Command::Bench(args)) => bench_cli::run(&args),
+        Some(Command::Datagen(args)) => datagen_cli::run(&args),
         None => protocol_mode(),
     }
 }

@@ -1,0 +1,227 @@
+//! The output layer: squared clipped ReLU of both accumulators and the dot
+//! product with the output weights, scalar and AVX2.
+//!
+//! Exactness: an activation `c = clamp(x, 0, QA)` is at most 255 and an
+//! output weight at most 127 in absolute value (the loader checks), so
+//! `c × w` fits an `i16` and `c × w × c` at most 8,258,175. The AVX2 path
+//! keeps eight `i32` lanes, each summing `2 × HIDDEN / 8 = 64` such terms
+//! (at most 528 million), folds them to four lanes of 128 terms (at most
+//! 1.06 billion, still below `i32::MAX`) and adds those as `i64`; the
+//! scalar path sums in `i64`. Both therefore compute the same exact
+//! integer, and the tests demand equality, not closeness.
+//!
+//! The backend is picked at run time with `is_x86_feature_detected!`, so one
+//! binary runs everywhere and uses AVX2 where the CPU has it.
+
+use super::features::HIDDEN;
+use super::network::{QA, QB, SCALE};
+
+/// Which implementation computes the output layer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// Portable Rust (the compiler may still vectorise it with SSE2).
+    Scalar,
+    /// 256-bit integer SIMD; only where the CPU supports AVX2.
+    Avx2,
+}
+
+impl Backend {
+    /// The fastest backend this CPU supports.
+    pub fn detect() -> Backend {
+        if Backend::Avx2.available() {
+            Backend::Avx2
+        } else {
+            Backend::Scalar
+        }
+    }
+
+    /// Whether this CPU can run the backend.
+    pub fn available(self) -> bool {
+        match self {
+            Backend::Scalar => true,
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            #[cfg(not(target_arch = "x86_64"))]
+            Backend::Avx2 => false,
+        }
+    }
+}
+
+/// `Σ screlu(us) · w[0] + Σ screlu(them) · w[1]`, with `screlu(x) =
+/// clamp(x, 0, QA)²`: the output before the bias and the scaling. A backend
+/// the CPU lacks falls back to the scalar one.
+pub fn output_sum(
+    backend: Backend,
+    us: &[i16; HIDDEN],
+    them: &[i16; HIDDEN],
+    w: &[[i16; HIDDEN]; 2],
+) -> i64 {
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2 if backend.available() => {
+            // SAFETY: the CPU supports AVX2 (checked just above), the only
+            // requirement of `output_sum_avx2`.
+            unsafe { avx2::output_sum(us, them, w) }
+        }
+        _ => output_sum_scalar(us, them, w),
+    }
+}
+
+/// The scalar twin of the AVX2 output layer.
+pub fn output_sum_scalar(us: &[i16; HIDDEN], them: &[i16; HIDDEN], w: &[[i16; HIDDEN]; 2]) -> i64 {
+    let mut sum = 0i64;
+    for (acc, weights) in [us, them].into_iter().zip(w) {
+        for (&x, &wt) in acc.iter().zip(weights) {
+            let c = i64::from(x.clamp(0, QA as i16));
+            sum += c * c * i64::from(wt);
+        }
+    }
+    sum
+}
+
+/// Centipawns from the output sum and the output bias: the sum carries
+/// `QA² × QB`, the bias `QA × QB`, and the float output times [`SCALE`] is
+/// centipawns. Integer division rounds toward zero.
+pub fn finish(sum: i64, out_bias: i32) -> i32 {
+    let qa = i64::from(QA);
+    let v = (sum / qa + i64::from(out_bias)) * i64::from(SCALE) / (qa * i64::from(QB));
+    // A sum of 512 terms of at most 8.3 million, scaled down: always fits.
+    #[allow(clippy::cast_possible_truncation)]
+    {
+        v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
+    }
+}
+
+/// Adds a first-layer row to an accumulator, wrapping on overflow exactly as
+/// the 16-bit SIMD adds do (a trained network never comes near it).
+#[inline]
+pub fn add_row(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+    for (a, &r) in acc.iter_mut().zip(row) {
+        *a = a.wrapping_add(r);
+    }
+}
+
+/// Subtracts a first-layer row from an accumulator (wrapping, as
+/// [`add_row`]).
+#[inline]
+pub fn sub_row(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+    for (a, &r) in acc.iter_mut().zip(row) {
+        *a = a.wrapping_sub(r);
+    }
+}
+
+/// `out = prev + add − Σ subs` in one pass: the copy-and-update of a
+/// move (one or two rows removed, one added), reading each input once.
+/// Wraps on overflow like [`add_row`].
+pub fn copy_update(
+    backend: Backend,
+    out: &mut [i16; HIDDEN],
+    prev: &[i16; HIDDEN],
+    add: &[i16; HIDDEN],
+    subs: &[&[i16; HIDDEN]],
+) {
+    match (backend, subs) {
+        #[cfg(target_arch = "x86_64")]
+        (Backend::Avx2, [s1]) if backend.available() => {
+            // SAFETY: AVX2 is available (checked just above).
+            unsafe { avx2::copy_update::<false>(out, prev, add, s1, s1) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        (Backend::Avx2, [s1, s2]) if backend.available() => {
+            // SAFETY: AVX2 is available (checked just above).
+            unsafe { avx2::copy_update::<true>(out, prev, add, s1, s2) }
+        }
+        _ => {
+            *out = *prev;
+            add_row(out, add);
+            for s in subs {
+                sub_row(out, s);
+            }
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use std::arch::x86_64::{
+        __m256i, _mm_add_epi32, _mm_cvtsi128_si32, _mm_extract_epi32, _mm256_add_epi16,
+        _mm256_add_epi32, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256,
+        _mm256_madd_epi16, _mm256_max_epi16, _mm256_min_epi16, _mm256_mullo_epi16,
+        _mm256_set1_epi16, _mm256_setzero_si256, _mm256_storeu_si256, _mm256_sub_epi16,
+    };
+
+    /// `out = prev + add − s1 (− s2 when TWO)`, 16 lanes at a time.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn copy_update<const TWO: bool>(
+        out: &mut [i16; HIDDEN],
+        prev: &[i16; HIDDEN],
+        add: &[i16; HIDDEN],
+        s1: &[i16; HIDDEN],
+        s2: &[i16; HIDDEN],
+    ) {
+        for i in (0..HIDDEN).step_by(16) {
+            // SAFETY: `i + 16 <= HIDDEN` (a multiple of 16): every 32-byte
+            // unaligned load and the store stay inside their arrays, and
+            // `out` is a distinct `&mut`, so it aliases no input.
+            unsafe {
+                let at = |a: &[i16; HIDDEN]| a.as_ptr().add(i).cast::<__m256i>();
+                let mut v =
+                    _mm256_add_epi16(_mm256_loadu_si256(at(prev)), _mm256_loadu_si256(at(add)));
+                v = _mm256_sub_epi16(v, _mm256_loadu_si256(at(s1)));
+                if TWO {
+                    v = _mm256_sub_epi16(v, _mm256_loadu_si256(at(s2)));
+                }
+                _mm256_storeu_si256(out.as_mut_ptr().add(i).cast::<__m256i>(), v);
+            }
+        }
+    }
+
+    use super::{HIDDEN, QA};
+
+    /// The AVX2 output layer (see the module documentation for why its
+    /// 32-bit lanes cannot overflow).
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn output_sum(
+        us: &[i16; HIDDEN],
+        them: &[i16; HIDDEN],
+        w: &[[i16; HIDDEN]; 2],
+    ) -> i64 {
+        let zero = _mm256_setzero_si256();
+        #[allow(clippy::cast_possible_truncation)]
+        let qa = _mm256_set1_epi16(QA as i16);
+        let mut total = _mm256_setzero_si256();
+        for (acc, weights) in [us, them].into_iter().zip(w) {
+            for i in (0..HIDDEN).step_by(16) {
+                // SAFETY: `i + 16 <= HIDDEN` (HIDDEN is a multiple of 16), so
+                // both 32-byte unaligned loads stay inside the arrays.
+                let (x, wt) = unsafe {
+                    (
+                        _mm256_loadu_si256(acc.as_ptr().add(i).cast::<__m256i>()),
+                        _mm256_loadu_si256(weights.as_ptr().add(i).cast::<__m256i>()),
+                    )
+                };
+                let c = _mm256_min_epi16(_mm256_max_epi16(x, zero), qa);
+                let cw = _mm256_mullo_epi16(c, wt);
+                total = _mm256_add_epi32(total, _mm256_madd_epi16(cw, c));
+            }
+        }
+        let lo = _mm256_castsi256_si128(total);
+        let hi = _mm256_extracti128_si256::<1>(total);
+        let four = _mm_add_epi32(lo, hi);
+        [
+            _mm_cvtsi128_si32(four),
+            _mm_extract_epi32::<1>(four),
+            _mm_extract_epi32::<2>(four),
+            _mm_extract_epi32::<3>(four),
+        ]
+        .into_iter()
+        .map(i64::from)
+        .sum()
+    }
+}

@@ -1,0 +1,335 @@
+//! The NNUE's slow twins: incremental against refreshed accumulators,
+//! AVX2 against scalar, the file format against every kind of damage, the
+//! colour flip, and the data record round trip.
+
+use board::{Color, Piece, Position, Setup, Square};
+
+use super::Accumulator;
+use super::data::{Record, RecordReader, RecordWriter};
+use super::features::{HIDDEN, TOTAL_INPUTS};
+use super::network::{HEADER_BYTES, Network, NetworkError};
+use super::simd::Backend;
+
+/// A small deterministic generator (xorshift64*), so the tests need no
+/// dependency and always see the same positions.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        usize::try_from(self.next() % n as u64).unwrap_or(0)
+    }
+    fn range(&mut self, lo: i16, hi: i16) -> i16 {
+        let span = i64::from(hi) - i64::from(lo) + 1;
+        let v = i64::from(lo) + (self.next() % span.unsigned_abs()).cast_signed();
+        i16::try_from(v).unwrap_or(0)
+    }
+}
+
+/// A network with random weights big enough that activations fall below 0,
+/// inside the clip range and above `QA`, so every branch of the activation
+/// is exercised.
+pub(crate) fn random_network(seed: u64) -> Network {
+    let mut rng = Rng(seed | 1);
+    let ft = (0..TOTAL_INPUTS)
+        .map(|_| std::array::from_fn(|_| rng.range(-70, 70)))
+        .collect();
+    let bias = std::array::from_fn(|_| rng.range(-60, 160));
+    let out = std::array::from_fn(|_| std::array::from_fn(|_| rng.range(-127, 127)));
+    Network::from_parts(ft, bias, out, i32::from(rng.range(-3000, 3000))).expect("valid parts")
+}
+
+/// Random legal games from the start position: every position reached,
+/// after each move, through `visit` (which also sees the move's position
+/// before it, as an accumulator to update).
+fn random_games(seed: u64, positions: usize, mut visit: impl FnMut(&Position)) {
+    let mut rng = Rng(seed | 1);
+    let mut pos = Position::startpos();
+    let mut seen = 0;
+    while seen < positions {
+        let moves = pos.legal_moves();
+        if moves.is_empty() || pos.game_ply() > 160 {
+            pos = Position::startpos();
+            continue;
+        }
+        let m = moves[rng.below(moves.len())];
+        pos.make_move(m);
+        visit(&pos);
+        seen += 1;
+    }
+}
+
+fn colour_flip(pos: &Position) -> Position {
+    let mut setup = Setup {
+        board: [None; 90],
+        side: !pos.side_to_move(),
+        rule60: 0,
+        fullmove: 1,
+    };
+    for sq in Square::all() {
+        if let Some(p) = pos.piece_at(sq) {
+            setup.board[sq.flip().index()] = Some(Piece::new(!p.color(), p.kind()));
+        }
+    }
+    Position::from_setup(&setup).expect("the colour flip of a legal position is legal")
+}
+
+#[test]
+fn incremental_updates_match_refresh_and_backends_agree() {
+    let net = random_network(7);
+    let mut acc = Accumulator::new(&net, &Position::startpos());
+    let mut clipped_high = 0;
+    let mut clipped_low = 0;
+    random_games(11, 4000, |pos| {
+        if pos.game_ply() == 1 {
+            acc.refresh(&net, &Position::startpos());
+        }
+        let prev = acc.clone();
+        acc.apply_move(&net, pos);
+        let fresh = Accumulator::new(&net, pos);
+        assert_eq!(acc, fresh, "incremental accumulator after {}", pos.fen());
+        for backend in [Backend::Scalar, Backend::Avx2] {
+            let mut copied = Accumulator::default();
+            copied.update_from(&prev, &net, pos, backend);
+            assert_eq!(copied, fresh, "{backend:?} copy-update after {}", pos.fen());
+        }
+        let side = pos.side_to_move();
+        let scalar = acc.evaluate_with(&net, side, Backend::Scalar);
+        assert_eq!(scalar, net.evaluate(pos));
+        if Backend::Avx2.available() {
+            assert_eq!(acc.evaluate_with(&net, side, Backend::Avx2), scalar);
+        }
+        clipped_high += acc.values[0].iter().filter(|&&v| v > 255).count();
+        clipped_low += acc.values[0].iter().filter(|&&v| v < 0).count();
+    });
+    assert!(
+        clipped_high > 0 && clipped_low > 0,
+        "activation range not covered"
+    );
+}
+
+#[test]
+fn backends_agree_at_the_extremes() {
+    let mut net = random_network(3);
+    net.out_weights = [[127; HIDDEN], [-127; HIDDEN]];
+    let acc = Accumulator {
+        values: [[i16::MAX; HIDDEN], [255; HIDDEN]],
+    };
+    for side in Color::ALL {
+        let s = acc.evaluate_with(&net, side, Backend::Scalar);
+        assert_eq!(acc.evaluate_with(&net, side, Backend::Avx2), s);
+    }
+}
+
+#[test]
+fn colour_flip_gives_the_same_score() {
+    let net = random_network(5);
+    let mut n = 0;
+    random_games(23, 1500, |pos| {
+        let flipped = colour_flip(pos);
+        assert_eq!(net.evaluate(&flipped), net.evaluate(pos), "{}", pos.fen());
+        n += 1;
+    });
+    assert_eq!(n, 1500);
+}
+
+#[test]
+fn file_round_trips_and_every_damage_is_named() {
+    let net = random_network(9);
+    let bytes = net.to_bytes();
+    assert_eq!(Network::from_bytes(&bytes).as_ref(), Ok(&net));
+
+    assert!(matches!(
+        Network::from_bytes(&bytes[..10]),
+        Err(NetworkError::Truncated { .. })
+    ));
+    assert!(matches!(
+        Network::from_bytes(&bytes[..bytes.len() - 1]),
+        Err(NetworkError::Truncated { .. })
+    ));
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(matches!(
+        Network::from_bytes(&longer),
+        Err(NetworkError::WrongSize { .. })
+    ));
+    let mut bad = bytes.clone();
+    bad[0] ^= 1;
+    assert_eq!(Network::from_bytes(&bad), Err(NetworkError::BadMagic));
+    let mut bad = bytes.clone();
+    bad[8] = 2;
+    assert!(matches!(
+        Network::from_bytes(&bad),
+        Err(NetworkError::WrongVersion { found: 2, .. })
+    ));
+    let mut bad = bytes.clone();
+    bad[21] = 0; // hidden 256 (bytes 20-23: 00 01 00 00) -> 0
+    assert!(matches!(
+        Network::from_bytes(&bad),
+        Err(NetworkError::WrongArchitecture {
+            field: "hidden",
+            ..
+        })
+    ));
+    let mut bad = bytes.clone();
+    bad[40] ^= 4;
+    assert!(matches!(
+        Network::from_bytes(&bad),
+        Err(NetworkError::WrongSize { .. })
+    ));
+    let mut bad = bytes.clone();
+    bad[HEADER_BYTES + 1000] ^= 0x10;
+    assert!(matches!(
+        Network::from_bytes(&bad),
+        Err(NetworkError::BadChecksum { .. })
+    ));
+    assert!(matches!(
+        Network::load(std::path::Path::new("/nonexistent/chariot.nnue")),
+        Err(NetworkError::Missing(_))
+    ));
+    let mut out = random_network(9);
+    out.out_weights[1][3] = 128;
+    assert!(matches!(
+        Network::from_bytes(&out.to_bytes()),
+        Err(NetworkError::WeightOutOfRange { index, value: 128 }) if index == HIDDEN + 3
+    ));
+}
+
+#[test]
+fn loader_never_panics_on_garbage() {
+    let mut rng = Rng(99);
+    let good = random_network(1).to_bytes();
+    for len in [0, 1, 47, 48, 49, 1000] {
+        let junk: Vec<u8> = (0..len).map(|_| rng.next().to_le_bytes()[0]).collect();
+        assert!(Network::from_bytes(&junk).is_err());
+        let mut prefixed = good[..HEADER_BYTES.min(len)].to_vec();
+        prefixed.extend_from_slice(&junk);
+        assert!(Network::from_bytes(&prefixed).is_err());
+    }
+}
+
+#[test]
+fn records_round_trip() {
+    let mut buf = Vec::new();
+    let mut positions = Vec::new();
+    let mut w = RecordWriter::new(&mut buf).expect("header");
+    let mut rng = Rng(5);
+    random_games(31, 500, |pos| {
+        let score = rng.range(-2000, 2000);
+        let result = i8::try_from(rng.below(3)).unwrap_or(0) - 1;
+        w.write(&Record::new(pos, score, result)).expect("write");
+        positions.push((pos.fen(), pos.side_to_move(), score, result));
+    });
+    assert_eq!(w.written(), 500);
+    w.finish().expect("flush");
+    let records: Vec<Record> = RecordReader::new(&buf[..])
+        .expect("header")
+        .collect::<Result<_, _>>()
+        .expect("records");
+    assert_eq!(records.len(), positions.len());
+    for (r, (fen, side, score, result)) in records.iter().zip(&positions) {
+        let pos = r.to_position().expect("legal");
+        let board_part = |f: &str| f.split(' ').next().unwrap_or("").to_string();
+        assert_eq!(board_part(&pos.fen()), board_part(fen));
+        assert_eq!((r.side, r.score, r.result), (*side, *score, *result));
+    }
+    // A cut file ends with an error, not a panic or a silent short read.
+    let cut = &buf[..buf.len() - 5];
+    let last = RecordReader::new(cut).expect("header").last();
+    assert!(matches!(last, Some(Err(super::data::DataError::Truncated))));
+    let mut bad = buf.clone();
+    bad[16 + 31] = 7;
+    assert!(
+        RecordReader::new(&bad[..])
+            .expect("header")
+            .next()
+            .expect("one")
+            .is_err()
+    );
+}
+
+/// Timing of refresh, incremental updates, both output backends and the
+/// hand-written evaluation, each the best of several runs (the minimum is
+/// the figure least disturbed by other work on a shared machine). Run with
+/// `cargo test --release -p engine nnue_speed -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement, not a check"]
+#[allow(clippy::cast_precision_loss)]
+fn nnue_speed() {
+    use std::hint::black_box;
+    use std::time::Instant;
+
+    /// Nanoseconds per item of the fastest of 7 runs of `f` over `items`.
+    fn best_of(items: usize, mut f: impl FnMut()) -> f64 {
+        (0..7)
+            .map(|_| {
+                let t = Instant::now();
+                f();
+                t.elapsed().as_nanos() as f64 / items as f64
+            })
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    let net = random_network(7);
+    let mut positions = Vec::new();
+    random_games(11, 2000, |pos| positions.push(pos.clone()));
+    let n = positions.len();
+    let mut sink = 0i64;
+    let hand = best_of(n, || {
+        for pos in &positions {
+            sink += i64::from(crate::eval::evaluate(black_box(pos)));
+        }
+    });
+    let refresh = best_of(n, || {
+        for pos in &positions {
+            sink += i64::from(Accumulator::new(&net, black_box(pos)).values[0][0]);
+        }
+    });
+    let in_place = best_of(n, || {
+        let mut acc = Accumulator::new(&net, &positions[0]);
+        for pos in &positions {
+            let mut next = acc.clone();
+            next.apply_move(&net, black_box(pos));
+            acc = next;
+        }
+        sink += i64::from(acc.values[0][0]);
+    });
+    let mut fused = Vec::new();
+    let mut output = Vec::new();
+    for backend in [Backend::Scalar, Backend::Avx2] {
+        fused.push(best_of(n, || {
+            let mut stack = vec![Accumulator::new(&net, &positions[0]); 2];
+            for (k, pos) in positions.iter().enumerate() {
+                let (a, b) = stack.split_at_mut(1);
+                if k % 2 == 0 {
+                    b[0].update_from(&a[0], &net, black_box(pos), backend);
+                } else {
+                    a[0].update_from(&b[0], &net, black_box(pos), backend);
+                }
+            }
+            sink += i64::from(stack[0].values[0][0]);
+        }));
+        let acc = Accumulator::new(&net, &positions[0]);
+        output.push(best_of(100_000, || {
+            for i in 0..100_000 {
+                let side = if i % 2 == 0 { Color::Red } else { Color::Black };
+                sink += i64::from(black_box(&acc).evaluate_with(&net, side, backend));
+            }
+        }));
+    }
+    println!("hand-written evaluate: {hand:.1} ns");
+    println!("refresh: {refresh:.1} ns; clone + apply_move: {in_place:.1} ns");
+    println!(
+        "update_from: scalar {:.1} ns, AVX2 {:.1} ns",
+        fused[0], fused[1]
+    );
+    println!(
+        "output layer: scalar {:.1} ns, AVX2 {:.1} ns ({sink})",
+        output[0], output[1]
+    );
+}

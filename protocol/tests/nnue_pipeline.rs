@@ -1,0 +1,88 @@
+//! The NNUE pipeline end to end, at a size that takes seconds: `chariot
+//! datagen` writes a few hundred positions, the trainer trains a network on
+//! them for a few steps and exports it, the engine loads the file, and its
+//! evaluation of every position matches the trainer's float model within
+//! the quantisation bound.
+
+use std::process::Command;
+
+use engine::nnue::Network;
+use engine::nnue::data::RecordReader;
+use train::{Config, Dataset};
+
+#[test]
+fn datagen_train_export_load() {
+    let dir = std::env::temp_dir().join(format!("chariot-nnue-e2e-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let data_path = dir.join("data.bin");
+    let net_path = dir.join("net.nnue");
+    let openings = concat!(env!("CARGO_MANIFEST_DIR"), "/../arena/data/openings.epd");
+
+    // 1. Data.
+    let out = Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .args([
+            "datagen",
+            "--positions",
+            "300",
+            "--nodes",
+            "300",
+            "--threads",
+            "2",
+        ])
+        .args(["--seed", "3", "--openings", openings, "--out"])
+        .arg(&data_path)
+        .output()
+        .expect("run chariot datagen");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "datagen failed: {stdout} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("Wrote 300 positions from"), "{stdout}");
+
+    // 2. Training, a few steps.
+    let mut data = Dataset::new();
+    data.load(&data_path, false).expect("load data");
+    assert_eq!(data.len(), 300);
+    let cfg = Config {
+        epochs: 4,
+        batch_size: 32,
+        lr: 0.003,
+        lr_step: 10,
+        validation: 0.0,
+        threads: 2,
+        ..Config::default()
+    };
+    let mut reports = Vec::new();
+    let net = train::train(&data, &cfg, |r| reports.push(*r), |_, _| {});
+    let all: Vec<usize> = (0..data.len()).collect();
+    let after = train::trainer::loss(&net, &data, &all, &cfg);
+    assert!(
+        after < reports[0].train_loss,
+        "loss {} -> {after}",
+        reports[0].train_loss
+    );
+
+    // 3. Export and load through the engine's validating loader.
+    std::fs::write(&net_path, net.quantise().to_bytes()).expect("write network");
+    let loaded = Network::load(&net_path).expect("the exported network loads");
+
+    // 4. The engine's evaluation agrees with the trainer's.
+    let file = std::fs::File::open(&data_path).expect("data");
+    for (i, record) in RecordReader::new(std::io::BufReader::new(file))
+        .expect("header")
+        .enumerate()
+    {
+        let pos = record.expect("record").to_position().expect("legal");
+        let sample = data.get(i);
+        let float_cp = net.evaluate_cp(&sample);
+        #[allow(clippy::cast_precision_loss)]
+        let err = (float_cp - loaded.evaluate(&pos) as f32).abs();
+        assert!(
+            err <= net.quantisation_bound(&sample),
+            "position {i}: {err} cp apart"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,186 @@
+//! `chariot-train`: trains a network from `chariot datagen` files and
+//! writes the engine's network file; `check` validates and describes one.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use clap::{Parser, Subcommand};
+use engine::nnue::Network;
+use engine::nnue::data::RecordReader;
+use train::{Config, Dataset, EpochReport};
+
+/// Chariot's NNUE trainer.
+#[derive(Parser)]
+#[command(name = "chariot-train", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Train a network and export it.
+    Train(TrainArgs),
+    /// Validate a network file and print what it is.
+    Check {
+        /// The network file.
+        file: PathBuf,
+    },
+}
+
+#[derive(clap::Args)]
+struct TrainArgs {
+    /// Data files written by `chariot datagen`.
+    #[arg(required = true)]
+    data: Vec<PathBuf>,
+    /// The network file to write.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Passes over the data.
+    #[arg(long, default_value_t = 10)]
+    epochs: usize,
+    /// Positions per step.
+    #[arg(long, default_value_t = 16384)]
+    batch: usize,
+    /// Initial learning rate.
+    #[arg(long, default_value_t = 0.001)]
+    lr: f32,
+    /// Epochs between learning-rate drops.
+    #[arg(long, default_value_t = 4)]
+    lr_step: usize,
+    /// Learning-rate factor at each drop.
+    #[arg(long, default_value_t = 0.3)]
+    lr_gamma: f32,
+    /// Weight of the game result in the target, 0 to 1.
+    #[arg(long, default_value_t = 0.3)]
+    lambda: f32,
+    /// Centipawns per unit of the logistic.
+    #[arg(long, default_value_t = 400.0)]
+    eval_scale: f32,
+    /// Fraction held out for validation.
+    #[arg(long, default_value_t = 0.05)]
+    validation: f32,
+    /// Seed of the weights and the shuffle.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Threads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Also train on each position's left-right mirror.
+    #[arg(long)]
+    mirror: bool,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Train(args) => run_train(&args),
+        Command::Check { file } => Network::load(&file)
+            .map(|net| println!("{}: {}", file.display(), net.describe()))
+            .with_context(|| format!("{} is not a usable network", file.display())),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("chariot-train: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The loss the engine's hand-written evaluation would have on the data: a
+/// network worth testing in games should beat it on the validation set.
+fn hand_written_loss(files: &[PathBuf], cfg: &Config) -> Result<f64> {
+    let (mut sum, mut n) = (0.0f64, 0u64);
+    for path in files {
+        let file =
+            std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+        for record in RecordReader::new(std::io::BufReader::new(file))? {
+            let record = record?;
+            let pos = record
+                .to_position()
+                .with_context(|| format!("an illegal position in {}", path.display()))?;
+            #[allow(clippy::cast_precision_loss)]
+            let cp = engine::evaluate(&pos) as f32;
+            sum += f64::from(train::trainer::loss_of_cp(
+                cp,
+                record.score,
+                record.result,
+                cfg,
+            ));
+            n += 1;
+        }
+    }
+    #[allow(clippy::cast_precision_loss)]
+    Ok(sum / n.max(1) as f64)
+}
+
+fn run_train(args: &TrainArgs) -> Result<()> {
+    let start = Instant::now();
+    let mut data = Dataset::new();
+    for path in &args.data {
+        data.load(path, args.mirror)?;
+    }
+    println!(
+        "{} positions loaded in {:.1} s",
+        data.len(),
+        start.elapsed().as_secs_f32()
+    );
+    let cfg = Config {
+        epochs: args.epochs,
+        batch_size: args.batch,
+        lr: args.lr,
+        lr_step: args.lr_step,
+        lr_gamma: args.lr_gamma,
+        lambda: args.lambda,
+        eval_scale: args.eval_scale,
+        validation: args.validation,
+        seed: args.seed,
+        threads: args.threads,
+    };
+    let terminal = std::io::stderr().is_terminal();
+    let net = train::train(
+        &data,
+        &cfg,
+        |r: &EpochReport| {
+            if terminal {
+                eprint!("\r");
+            }
+            println!(
+                "epoch {:>3}  lr {:.2e}  train loss {:.6}  validation loss {:.6}  {:.0} positions/s",
+                r.epoch, r.lr, r.train_loss, r.validation_loss, r.positions_per_second
+            );
+        },
+        |done, total| {
+            // The batch counter is for a person watching; logs get the
+            // epoch lines only.
+            if terminal && (done % 8 == 0 || done == total) {
+                eprint!("\r  batch {done}/{total}");
+                let _ = std::io::stderr().flush();
+            }
+        },
+    );
+    let quantised = net.quantise();
+    let (mut worst, mut sum) = (0.0f32, 0.0f64);
+    for i in 0..data.len() {
+        let s = data.get(i);
+        #[allow(clippy::cast_precision_loss)]
+        let err = (net.evaluate_cp(&s) - train::model::quantised_cp(&quantised, &s) as f32).abs();
+        worst = worst.max(err);
+        sum += f64::from(err);
+    }
+    #[allow(clippy::cast_precision_loss)]
+    let mean = sum / data.len().max(1) as f64;
+    println!("quantisation error over the data: mean {mean:.2} cp, largest {worst:.2} cp");
+    println!(
+        "hand-written evaluation's loss on the same data (for comparison): {:.6}",
+        hand_written_loss(&args.data, &cfg)?
+    );
+    std::fs::write(&args.out, quantised.to_bytes())
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    println!("wrote {}: {}", args.out.display(), quantised.describe());
+    Ok(())
+}

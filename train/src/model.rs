@@ -1,0 +1,248 @@
+//! The float network, its hand-written forward and backward passes, and its
+//! quantisation.
+//!
+//! Forward, for one position: each perspective's hidden layer is
+//! `h = b₁ + Σ W₁[row]` over its active rows; the activation is
+//! `a = clamp(h, 0, 1)²`; the output is `y = b₂ + w₂[us] · a_us +
+//! w₂[them] · a_them`, and `y ×` [`SCALE`] is centipawns. Backward uses that
+//! `∂a/∂h = 2h` inside `(0, 1)` and 0 outside, and touches only the rows
+//! that were active, which is what makes a 1260-row first layer cheap.
+//!
+//! Weights are kept within ±[`WEIGHT_LIMIT`] after every step, so that the
+//! quantised accumulator cannot overflow 16 bits (33 rows × 1.98 × 255 is
+//! below 16,700) and the quantised output weights stay within the engine's
+//! ±127.
+
+use engine::nnue::features::{HIDDEN, TOTAL_INPUTS};
+use engine::nnue::network::{MAX_OUTPUT_WEIGHT, QA, QB, SCALE};
+use engine::nnue::{Network, simd};
+use rand_core::RngCore;
+
+use crate::dataset::Sample;
+
+/// The bound on every weight and bias, in float units.
+pub const WEIGHT_LIMIT: f32 = 1.98;
+
+/// The network's parameters in `f32`, laid out as the engine's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatNetwork {
+    /// First layer, `TOTAL_INPUTS × HIDDEN`, row-major (row = input).
+    pub ft: Vec<f32>,
+    /// First-layer biases.
+    pub ft_bias: Vec<f32>,
+    /// Output weights, side to move's half first (`2 × HIDDEN`).
+    pub out: Vec<f32>,
+    /// Output bias.
+    pub out_bias: f32,
+}
+
+/// A uniform float in `[-limit, limit)` from 24 random bits.
+fn uniform(rng: &mut impl RngCore, limit: f32) -> f32 {
+    #[allow(clippy::cast_precision_loss)]
+    let unit = (rng.next_u32() >> 8) as f32 / (1u32 << 24) as f32;
+    (unit * 2.0 - 1.0) * limit
+}
+
+/// The hidden layer of one perspective, before the activation.
+fn hidden(net: &FloatNetwork, rows: &[u16], h: &mut [f32; HIDDEN]) {
+    h.copy_from_slice(&net.ft_bias);
+    for &row in rows {
+        let r = usize::from(row) * HIDDEN;
+        for (x, w) in h.iter_mut().zip(&net.ft[r..r + HIDDEN]) {
+            *x += w;
+        }
+    }
+}
+
+fn screlu(x: f32) -> f32 {
+    let c = x.clamp(0.0, 1.0);
+    c * c
+}
+
+/// Scratch space of one forward pass, kept for the backward pass.
+pub struct Pass {
+    us: [f32; HIDDEN],
+    them: [f32; HIDDEN],
+}
+
+impl Default for Pass {
+    fn default() -> Pass {
+        Pass {
+            us: [0.0; HIDDEN],
+            them: [0.0; HIDDEN],
+        }
+    }
+}
+
+impl FloatNetwork {
+    /// A network with small random weights (uniform, scaled by the fan-in)
+    /// from the caller's generator.
+    pub fn random(rng: &mut impl RngCore) -> FloatNetwork {
+        // The first layer's fan-in is the ~32 active rows, not all inputs.
+        let ft_limit = 1.0 / 32f32.sqrt() / 2.0;
+        #[allow(clippy::cast_precision_loss)]
+        let out_limit = 1.0 / ((2 * HIDDEN) as f32).sqrt();
+        FloatNetwork {
+            ft: (0..TOTAL_INPUTS * HIDDEN)
+                .map(|_| uniform(rng, ft_limit))
+                .collect(),
+            ft_bias: (0..HIDDEN).map(|_| uniform(rng, ft_limit)).collect(),
+            out: (0..2 * HIDDEN).map(|_| uniform(rng, out_limit)).collect(),
+            out_bias: 0.0,
+        }
+    }
+
+    /// The output (before the centipawn scaling) for a sample, leaving the
+    /// hidden layers in `pass` for [`FloatNetwork::backward`].
+    pub fn forward(&self, s: &Sample<'_>, pass: &mut Pass) -> f32 {
+        hidden(self, s.us, &mut pass.us);
+        hidden(self, s.them, &mut pass.them);
+        let mut y = self.out_bias;
+        for (h, w) in pass.us.iter().chain(&pass.them).zip(&self.out) {
+            y += screlu(*h) * w;
+        }
+        y
+    }
+
+    /// The score in centipawns, side to move's view.
+    pub fn evaluate_cp(&self, s: &Sample<'_>) -> f32 {
+        #[allow(clippy::cast_precision_loss)]
+        let scale = SCALE as f32;
+        self.forward(s, &mut Pass::default()) * scale
+    }
+
+    /// Adds the gradient of the loss for one sample to `grad`, given the
+    /// loss's derivative `dy` with respect to the output `y` and the pass of
+    /// [`FloatNetwork::forward`].
+    pub fn backward(&self, s: &Sample<'_>, pass: &Pass, dy: f32, grad: &mut FloatNetwork) {
+        grad.out_bias += dy;
+        let mut d_us = [0.0f32; HIDDEN];
+        let mut d_them = [0.0f32; HIDDEN];
+        for (half, (h, d)) in [(&pass.us, &mut d_us), (&pass.them, &mut d_them)]
+            .into_iter()
+            .enumerate()
+        {
+            let w = &self.out[half * HIDDEN..(half + 1) * HIDDEN];
+            let gw = &mut grad.out[half * HIDDEN..(half + 1) * HIDDEN];
+            for j in 0..HIDDEN {
+                let x = h[j];
+                gw[j] += dy * screlu(x);
+                d[j] = if x > 0.0 && x < 1.0 {
+                    dy * w[j] * 2.0 * x
+                } else {
+                    0.0
+                };
+            }
+        }
+        for j in 0..HIDDEN {
+            grad.ft_bias[j] += d_us[j] + d_them[j];
+        }
+        for (rows, d) in [(s.us, &d_us), (s.them, &d_them)] {
+            for &row in rows {
+                let r = usize::from(row) * HIDDEN;
+                for (g, x) in grad.ft[r..r + HIDDEN].iter_mut().zip(d) {
+                    *g += x;
+                }
+            }
+        }
+    }
+
+    /// A bound, in centipawns, on how far the quantised network's score of
+    /// this sample can lie from the float network's: each hidden value is
+    /// off by at most half a step (`0.5 / QA`) per summed row and bias;
+    /// the clamp does not enlarge that, and squaring turns an error `e` at
+    /// `c` into at most `e × (2c + e)`; each output weight is off by at
+    /// most `0.5 / QB`; the integer divisions lose at most two more
+    /// centipawns.
+    pub fn quantisation_bound(&self, s: &Sample<'_>) -> f32 {
+        #[allow(clippy::cast_precision_loss)]
+        let (qa, qb, scale) = (QA as f32, QB as f32, SCALE as f32);
+        let mut pass = Pass::default();
+        self.forward(s, &mut pass);
+        #[allow(clippy::cast_precision_loss)]
+        let e = (s.us.len() + 1) as f32 * 0.5 / qa;
+        let mut bound = 0.5 / (qa * qb);
+        for (h, w) in pass.us.iter().chain(&pass.them).zip(&self.out) {
+            let c = h.clamp(0.0, 1.0);
+            let dc2 = (e * (2.0 * c + e)).min(1.0);
+            bound += dc2 * (w.abs() + 0.5 / qb) + c * c * 0.5 / qb;
+        }
+        bound * scale + 2.0
+    }
+
+    /// An all-zero network of the same shape (a gradient buffer).
+    pub fn zeros() -> FloatNetwork {
+        FloatNetwork {
+            ft: vec![0.0; TOTAL_INPUTS * HIDDEN],
+            ft_bias: vec![0.0; HIDDEN],
+            out: vec![0.0; 2 * HIDDEN],
+            out_bias: 0.0,
+        }
+    }
+
+    /// Sets every parameter to zero, keeping the allocation.
+    pub fn clear(&mut self) {
+        self.ft.fill(0.0);
+        self.ft_bias.fill(0.0);
+        self.out.fill(0.0);
+        self.out_bias = 0.0;
+    }
+
+    /// Every parameter slice, with the output bias as a one-element slice,
+    /// in a fixed order (the optimiser walks them in step).
+    pub fn params_mut(&mut self) -> [&mut [f32]; 4] {
+        [
+            &mut self.ft,
+            &mut self.ft_bias,
+            &mut self.out,
+            std::slice::from_mut(&mut self.out_bias),
+        ]
+    }
+
+    /// The quantised network: first layer `round(w × QA)`, output weights
+    /// `round(w × QB)` (within ±127), output bias `round(b × QA × QB)`.
+    pub fn quantise(&self) -> Network {
+        #[allow(clippy::cast_precision_loss)]
+        let (qa, qb) = (QA as f32, QB as f32);
+        // Every value is clipped to WEIGHT_LIMIT, so the casts stay in range.
+        #[allow(clippy::cast_possible_truncation)]
+        let q16 = |w: f32, q: f32, limit: f32| (w * q).round().clamp(-limit, limit) as i16;
+        let ft = self
+            .ft
+            .chunks_exact(HIDDEN)
+            .map(|row| std::array::from_fn(|j| q16(row[j], qa, 32767.0)))
+            .collect();
+        let ft_bias = std::array::from_fn(|j| q16(self.ft_bias[j], qa, 32767.0));
+        let max_out = f32::from(MAX_OUTPUT_WEIGHT);
+        let out = std::array::from_fn(|half| {
+            std::array::from_fn(|j| q16(self.out[half * HIDDEN + j], qb, max_out))
+        });
+        #[allow(clippy::cast_possible_truncation)]
+        let out_bias = (self.out_bias * qa * qb).round() as i32;
+        Network::from_parts(ft, ft_bias, out, out_bias)
+            .expect("the trainer's shapes and clipping match the engine's format")
+    }
+}
+
+/// The quantised network's score of a sample in centipawns, computed as
+/// the engine computes it (its first-layer rows and output layer), without
+/// building a position: the trainer's check of its own export.
+pub fn quantised_cp(net: &Network, s: &Sample<'_>) -> i32 {
+    let hidden = |rows: &[u16]| {
+        let mut h = *net.ft_bias();
+        for &row in rows {
+            simd::add_row(&mut h, net.ft_row(usize::from(row)));
+        }
+        h
+    };
+    let (us, them) = (hidden(s.us), hidden(s.them));
+    simd::finish(
+        simd::output_sum(simd::Backend::detect(), &us, &them, net.out_weights()),
+        net.out_bias(),
+    )
+}
+
+/// The logistic function.
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}

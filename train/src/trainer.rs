@@ -1,0 +1,303 @@
+//! The training loop: shuffle, split, batches over threads, Adam, the
+//! learning-rate schedule, the loss per epoch.
+//!
+//! Loss, per position: `(sigmoid(y × SCALE / k) − t)²` where `y` is the
+//! network's output, `k` is [`Config::eval_scale`] (centipawns per unit of
+//! the logistic), and the target blends the game result with the search
+//! score: `t = λ × (result + 1) / 2 + (1 − λ) × sigmoid(score / k)`.
+//!
+//! Validation: a record goes to the validation set when a hash of its
+//! number and the seed falls below [`Config::validation`]; a position and
+//! its mirror (`--mirror`) share the record number, so the validation set
+//! never holds the mirror of a training position.
+//!
+//! Reproducibility: the shuffle and the initial weights come from one
+//! `rand_pcg` generator seeded by [`Config::seed`]; a batch is split into
+//! the same contiguous slices for the same thread count and the partial
+//! gradients are added in thread order, so a run repeats exactly for a
+//! given seed and thread count.
+
+use std::time::Instant;
+
+use engine::nnue::network::SCALE;
+use rand_core::RngCore;
+use rand_pcg::Pcg64Mcg;
+
+use crate::dataset::Dataset;
+use crate::model::{FloatNetwork, Pass, WEIGHT_LIMIT, sigmoid};
+
+/// Training settings; [`Config::default`] gives the documented defaults.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    /// Passes over the training set.
+    pub epochs: usize,
+    /// Positions per optimiser step.
+    pub batch_size: usize,
+    /// Initial learning rate (Adam).
+    pub lr: f32,
+    /// Multiply the learning rate by [`Config::lr_gamma`] every this many
+    /// epochs.
+    pub lr_step: usize,
+    /// The learning-rate factor at each step of the schedule.
+    pub lr_gamma: f32,
+    /// Weight of the game result in the target (0: score only, 1: result
+    /// only).
+    pub lambda: f32,
+    /// Centipawns per unit of the logistic in the loss.
+    pub eval_scale: f32,
+    /// Fraction of the positions held out for validation.
+    pub validation: f32,
+    /// Seed of the initial weights and the shuffle.
+    pub seed: u64,
+    /// Threads computing gradients.
+    pub threads: usize,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            epochs: 10,
+            batch_size: 16384,
+            lr: 0.001,
+            lr_step: 4,
+            lr_gamma: 0.3,
+            lambda: 0.3,
+            eval_scale: 400.0,
+            validation: 0.05,
+            seed: 1,
+            threads: 1,
+        }
+    }
+}
+
+/// What one epoch did.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EpochReport {
+    /// 1-based epoch number (0: before training).
+    pub epoch: usize,
+    /// The learning rate used.
+    pub lr: f32,
+    /// Mean loss over the training positions of this epoch.
+    pub train_loss: f32,
+    /// Mean loss over the validation positions after the epoch (`NaN`
+    /// without a validation set).
+    pub validation_loss: f32,
+    /// Positions per second of this epoch (forward, backward and update).
+    pub positions_per_second: f32,
+}
+
+/// Adam's moment estimates.
+struct Adam {
+    m: FloatNetwork,
+    v: FloatNetwork,
+    t: i32,
+}
+
+impl Adam {
+    const BETA1: f32 = 0.9;
+    const BETA2: f32 = 0.999;
+    const EPS: f32 = 1e-8;
+
+    /// One step with gradient `grad`, then the clip to ±`WEIGHT_LIMIT`.
+    fn step(&mut self, net: &mut FloatNetwork, grad: &mut FloatNetwork, lr: f32) {
+        self.t += 1;
+        let c1 = 1.0 - Self::BETA1.powi(self.t);
+        let c2 = 1.0 - Self::BETA2.powi(self.t);
+        let step = lr * c2.sqrt() / c1;
+        for (((p, g), m), v) in net
+            .params_mut()
+            .into_iter()
+            .zip(grad.params_mut())
+            .zip(self.m.params_mut())
+            .zip(self.v.params_mut())
+        {
+            for (((p, g), m), v) in p
+                .iter_mut()
+                .zip(g.iter())
+                .zip(m.iter_mut())
+                .zip(v.iter_mut())
+            {
+                *m = Self::BETA1 * *m + (1.0 - Self::BETA1) * g;
+                *v = Self::BETA2 * *v + (1.0 - Self::BETA2) * g * g;
+                *p = (*p - step * *m / (v.sqrt() + Self::EPS)).clamp(-WEIGHT_LIMIT, WEIGHT_LIMIT);
+            }
+        }
+    }
+}
+
+/// The training target of a sample (see the module documentation).
+pub fn target(score: i16, result: i8, cfg: &Config) -> f32 {
+    let wdl = (f32::from(result) + 1.0) / 2.0;
+    cfg.lambda * wdl + (1.0 - cfg.lambda) * sigmoid(f32::from(score) / cfg.eval_scale)
+}
+
+/// The loss of a score in centipawns (any evaluation's) against a sample's
+/// labels: the yardstick that puts the network and the hand-written
+/// evaluation on one scale.
+pub fn loss_of_cp(cp: f32, score: i16, result: i8, cfg: &Config) -> f32 {
+    let d = sigmoid(cp / cfg.eval_scale) - target(score, result, cfg);
+    d * d
+}
+
+#[allow(clippy::cast_precision_loss)]
+fn out_scale(cfg: &Config) -> f32 {
+    SCALE as f32 / cfg.eval_scale
+}
+
+/// Mean loss of `net` over the samples `indices` of `data`.
+pub fn loss(net: &FloatNetwork, data: &Dataset, indices: &[usize], cfg: &Config) -> f32 {
+    if indices.is_empty() {
+        return f32::NAN;
+    }
+    let mut pass = Pass::default();
+    let mut sum = 0.0f64;
+    for &i in indices {
+        let s = data.get(i);
+        let p = sigmoid(net.forward(&s, &mut pass) * out_scale(cfg));
+        let d = p - target(s.score, s.result, cfg);
+        sum += f64::from(d * d);
+    }
+    #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
+    {
+        (sum / indices.len() as f64) as f32
+    }
+}
+
+/// Adds one slice of a batch's gradient (already divided by the batch
+/// size) to `grad` and returns the slice's summed loss.
+fn slice_gradient(
+    net: &FloatNetwork,
+    data: &Dataset,
+    indices: &[usize],
+    batch_len: usize,
+    cfg: &Config,
+    grad: &mut FloatNetwork,
+) -> f64 {
+    grad.clear();
+    let mut pass = Pass::default();
+    let mut sum = 0.0f64;
+    #[allow(clippy::cast_precision_loss)]
+    let inv = 1.0 / batch_len as f32;
+    let k = out_scale(cfg);
+    for &i in indices {
+        let s = data.get(i);
+        let p = sigmoid(net.forward(&s, &mut pass) * k);
+        let d = p - target(s.score, s.result, cfg);
+        sum += f64::from(d * d);
+        let dy = 2.0 * d * p * (1.0 - p) * k * inv;
+        net.backward(&s, &pass, dy, grad);
+    }
+    sum
+}
+
+/// The validation and training samples (see the module documentation):
+/// by record, not by sample, so that a position and its mirror land on the
+/// same side.
+pub fn split(data: &Dataset, cfg: &Config) -> (Vec<usize>, Vec<usize>) {
+    (0..data.len()).partition(|&i| {
+        let h = splitmix(u64::from(data.group(i)) ^ cfg.seed.rotate_left(32));
+        #[allow(clippy::cast_precision_loss)]
+        let unit = (h >> 11) as f64 / (1u64 << 53) as f64;
+        unit < f64::from(cfg.validation.clamp(0.0, 0.5))
+    })
+}
+
+/// The splitmix64 finaliser: a well-mixed hash of a 64-bit value.
+fn splitmix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// A deterministic Fisher–Yates shuffle.
+fn shuffle(v: &mut [usize], rng: &mut Pcg64Mcg) {
+    for i in (1..v.len()).rev() {
+        let j = usize::try_from(rng.next_u64() % (i as u64 + 1)).unwrap_or(0);
+        v.swap(i, j);
+    }
+}
+
+/// Trains a network on `data`. `on_epoch` sees the state before training
+/// (epoch 0) and each epoch's report; `on_batch` sees (batches done in the
+/// epoch, batches in the epoch) for a progress line.
+pub fn train(
+    data: &Dataset,
+    cfg: &Config,
+    mut on_epoch: impl FnMut(&EpochReport),
+    mut on_batch: impl FnMut(usize, usize),
+) -> FloatNetwork {
+    let mut rng = Pcg64Mcg::new(u128::from(cfg.seed) << 1 | 1);
+    let mut net = FloatNetwork::random(&mut rng);
+    let (val, mut train_set) = split(data, cfg);
+    let val = &val[..];
+    let threads = cfg.threads.max(1);
+    let batch_size = cfg.batch_size.max(1);
+    let mut grads: Vec<FloatNetwork> = (0..threads).map(|_| FloatNetwork::zeros()).collect();
+    let mut adam = Adam {
+        m: FloatNetwork::zeros(),
+        v: FloatNetwork::zeros(),
+        t: 0,
+    };
+    on_epoch(&EpochReport {
+        epoch: 0,
+        lr: cfg.lr,
+        train_loss: loss(&net, data, &train_set, cfg),
+        validation_loss: loss(&net, data, val, cfg),
+        positions_per_second: 0.0,
+    });
+    for epoch in 1..=cfg.epochs {
+        let exponent = i32::try_from((epoch - 1) / cfg.lr_step.max(1)).unwrap_or(i32::MAX);
+        let lr = cfg.lr * cfg.lr_gamma.powi(exponent);
+        shuffle(&mut train_set, &mut rng);
+        let start = Instant::now();
+        let mut loss_sum = 0.0f64;
+        let batches = train_set.len().div_ceil(batch_size);
+        for (b, batch) in train_set.chunks(batch_size).enumerate() {
+            let per = batch.len().div_ceil(threads);
+            let net_ref = &net;
+            let sums: Vec<f64> = std::thread::scope(|s| {
+                let handles: Vec<_> = batch
+                    .chunks(per.max(1))
+                    .zip(grads.iter_mut())
+                    .map(|(slice, grad)| {
+                        s.spawn(move || {
+                            slice_gradient(net_ref, data, slice, batch.len(), cfg, grad)
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or(f64::NAN))
+                    .collect()
+            });
+            let used = sums.len();
+            loss_sum += sums.iter().sum::<f64>();
+            let (first, rest) = grads.split_at_mut(1);
+            for g in &rest[..used - 1] {
+                for (a, b) in first[0].params_mut().into_iter().zip([
+                    &g.ft[..],
+                    &g.ft_bias[..],
+                    &g.out[..],
+                    std::slice::from_ref(&g.out_bias),
+                ]) {
+                    for (x, y) in a.iter_mut().zip(b) {
+                        *x += y;
+                    }
+                }
+            }
+            adam.step(&mut net, &mut first[0], lr);
+            on_batch(b + 1, batches);
+        }
+        let secs = start.elapsed().as_secs_f32().max(1e-6);
+        #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
+        on_epoch(&EpochReport {
+            epoch,
+            lr,
+            train_loss: (loss_sum / train_set.len().max(1) as f64) as f32,
+            validation_loss: loss(&net, data, val, cfg),
+            positions_per_second: train_set.len() as f32 / secs,
+        });
+    }
+    net
+}

@@ -1,0 +1,167 @@
+//! The trainer's checks: the hand-written gradient against finite
+//! differences, the loss falling on a small synthetic task, and the
+//! exported network agreeing with the float one.
+
+use board::{Color, PieceKind, Position};
+use engine::nnue::Network;
+use engine::nnue::data::Record;
+use rand_core::RngCore;
+use rand_pcg::Pcg64Mcg;
+use train::model::{FloatNetwork, Pass};
+use train::{Config, Dataset, train};
+
+/// Material balance from the side to move's view, the synthetic label.
+fn material(pos: &Position) -> i32 {
+    let side = |c: Color| -> i32 {
+        PieceKind::ALL
+            .iter()
+            .map(|&k| {
+                let n = i32::try_from(pos.pieces(c, k).count()).unwrap_or(0);
+                n * engine::eval::PIECE_VALUE[k.index()]
+            })
+            .sum()
+    };
+    side(pos.side_to_move()) - side(!pos.side_to_move())
+}
+
+/// Positions from random legal games, labelled with their material balance
+/// (and its sign as the "result").
+fn synthetic(n: usize, seed: u64) -> (Dataset, Vec<Position>) {
+    let mut rng = Pcg64Mcg::new(u128::from(seed) | 1);
+    let mut data = Dataset::new();
+    let mut positions = Vec::new();
+    let mut pos = Position::startpos();
+    while positions.len() < n {
+        let moves = pos.legal_moves();
+        if moves.is_empty() || pos.game_ply() > 150 {
+            pos = Position::startpos();
+            continue;
+        }
+        let i = usize::try_from(rng.next_u64() % moves.len() as u64).unwrap_or(0);
+        pos.make_move(moves[i]);
+        let m = material(&pos);
+        let score = i16::try_from(m.clamp(-3000, 3000)).unwrap_or(0);
+        let result = i8::try_from(m.signum()).unwrap_or(0);
+        data.push(&Record::new(&pos, score, result), false);
+        positions.push(pos.clone());
+    }
+    (data, positions)
+}
+
+#[test]
+fn validation_never_holds_the_mirror_of_a_training_position() {
+    let (_, positions) = synthetic(400, 9);
+    let mut data = Dataset::new();
+    for pos in &positions {
+        let r = Record::new(pos, 0, 0);
+        data.push(&r, false);
+        data.push(&r, true);
+    }
+    let cfg = Config {
+        validation: 0.2,
+        ..Config::default()
+    };
+    let (val, train_set) = train::trainer::split(&data, &cfg);
+    assert_eq!(val.len() + train_set.len(), 800);
+    assert!(
+        (100..220).contains(&val.len()),
+        "{} validation samples",
+        val.len()
+    );
+    let val_groups: std::collections::HashSet<u32> = val.iter().map(|&i| data.group(i)).collect();
+    assert!(
+        train_set
+            .iter()
+            .all(|&i| !val_groups.contains(&data.group(i)))
+    );
+    assert!(val.iter().all(|&i| data.group(i) == data.group(i ^ 1)));
+}
+
+#[test]
+fn gradient_matches_finite_differences() {
+    let (data, _) = synthetic(4, 3);
+    let mut rng = Pcg64Mcg::new(11);
+    let mut net = FloatNetwork::random(&mut rng);
+    // Larger output weights make every path visible in the gradient.
+    for w in &mut net.out {
+        *w *= 8.0;
+    }
+    let s = data.get(2);
+    let mut grad = FloatNetwork::zeros();
+    let mut pass = Pass::default();
+    net.forward(&s, &mut pass);
+    net.backward(&s, &pass, 1.0, &mut grad);
+    let row = usize::from(s.us[0]) * engine::nnue::features::HIDDEN;
+    let eps = 1e-3f32;
+    let mut checked = 0;
+    for j in 0..engine::nnue::features::HIDDEN {
+        let analytic = grad.ft[row + j];
+        let mut plus = net.clone();
+        plus.ft[row + j] += eps;
+        let mut minus = net.clone();
+        minus.ft[row + j] -= eps;
+        let numeric = (plus.forward(&s, &mut Pass::default())
+            - minus.forward(&s, &mut Pass::default()))
+            / (2.0 * eps);
+        assert!(
+            (analytic - numeric).abs() < 2e-2 * (1.0 + numeric.abs()),
+            "unit {j}: analytic {analytic}, numeric {numeric}"
+        );
+        checked += usize::from(analytic != 0.0);
+    }
+    assert!(checked > 10, "too few active units to check ({checked})");
+    let numeric_bias = {
+        let mut plus = net.clone();
+        plus.out_bias += eps;
+        (plus.forward(&s, &mut Pass::default()) - net.forward(&s, &mut Pass::default())) / eps
+    };
+    assert!((grad.out_bias - numeric_bias).abs() < 1e-2);
+}
+
+#[test]
+fn loss_falls_and_export_matches_the_float_model() {
+    let (data, positions) = synthetic(3000, 5);
+    let cfg = Config {
+        epochs: 8,
+        batch_size: 256,
+        lr: 0.003,
+        lr_step: 6,
+        lr_gamma: 0.3,
+        lambda: 0.0,
+        eval_scale: 400.0,
+        validation: 0.1,
+        seed: 1,
+        threads: 2,
+    };
+    let mut reports = Vec::new();
+    let net = train(&data, &cfg, |r| reports.push(*r), |_, _| {});
+    assert_eq!(reports.len(), 9);
+    let first = reports[0].validation_loss;
+    let last = reports[8].validation_loss;
+    assert!(last < first * 0.5, "validation loss {first} -> {last}");
+
+    // Same seed, same threads: the same network.
+    let again = train(&data, &cfg, |_| {}, |_, _| {});
+    assert_eq!(again, net);
+
+    let quantised = Network::from_bytes(&net.quantise().to_bytes()).expect("loads");
+    let mut worst = 0.0f32;
+    let mut sum = 0.0f32;
+    let mut worst_at = 0.0f32;
+    for (i, pos) in positions.iter().enumerate() {
+        let float_cp = net.evaluate_cp(&data.get(i));
+        let int_cp = quantised.evaluate(pos);
+        #[allow(clippy::cast_precision_loss)]
+        let err = (float_cp - int_cp as f32).abs();
+        sum += err;
+        let bound = net.quantisation_bound(&data.get(i));
+        assert!(err <= bound, "error {err} cp above the bound {bound} cp");
+        if err > worst {
+            worst = err;
+            worst_at = float_cp;
+        }
+    }
+    #[allow(clippy::cast_precision_loss)]
+    let mean = sum / positions.len() as f32;
+    println!("quantisation error: largest {worst:.2} cp (at {worst_at:.0} cp), mean {mean:.2} cp");
+}
