@@ -68,6 +68,23 @@ fn case_02_crlf() {
     e.expect_line("readyok");
 }
 
+/// Bare CR line ends (old Mac style) end lines too, and a CR LF pair is
+/// still one line end when the two bytes arrive in separate writes.
+#[test]
+fn extra_bare_cr_line_ends() {
+    let mut e = Engine::start();
+    e.send_raw(b"ucci\risready\r");
+    e.expect_line("ucciok");
+    e.expect_line("readyok");
+    e.send_raw(b"position startpos moves h2e2\r");
+    e.send_raw(b"\ngo depth 1\r");
+    bestmove_of(&mut e, None, &["h2e2"]);
+    e.send_raw(b"isready\r");
+    let before = e.expect_line("readyok");
+    assert!(before.is_empty(), "{before:?}");
+    e.assert_protocol_only();
+}
+
 #[test]
 fn case_03_depth_1() {
     let mut e = Engine::ucci();
