@@ -10,6 +10,7 @@
 mod bench_cli;
 mod book_cli;
 mod command;
+mod notation;
 mod options;
 mod output;
 mod perft_cli;

@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use board::{Color, Move, PieceKind, Position, Reason, Square};
 use engine::{Bound, Report, Score};
 
+use crate::notation::Notation;
 use crate::options::Dialect;
 
 /// UCCI's and UCI's common score bound for non-mate scores: keeps them
@@ -130,18 +131,24 @@ pub fn reason_text(reason: Reason) -> &'static str {
     }
 }
 
-fn pv_text(pv: &[Move]) -> String {
+fn pv_text(pv: &[Move], notation: Notation) -> String {
     let mut text = String::new();
-    for m in pv {
-        let _ = write!(text, " {m}");
+    for &m in pv {
+        let _ = write!(text, " {}", notation.show(m));
     }
     text
 }
 
 /// The `info` line for one iteration, or `None` when the dialect does not
 /// print it (UCCI prints exact scores only). `multipv` is the option value:
-/// UCCI names the line's index only when it is above 1.
-pub fn report_line(dialect: Dialect, report: &Report, multipv: usize) -> Option<String> {
+/// UCCI names the line's index only when it is above 1. Moves are written
+/// in `notation`.
+pub fn report_line(
+    dialect: Dialect,
+    notation: Notation,
+    report: &Report,
+    multipv: usize,
+) -> Option<String> {
     match dialect {
         Dialect::Ucci => {
             if report.bound != Bound::Exact {
@@ -156,7 +163,7 @@ pub fn report_line(dialect: Dialect, report: &Report, multipv: usize) -> Option<
                 "info depth {}{index} score {} pv{}",
                 report.depth,
                 score_value(report.score),
-                pv_text(&report.pv)
+                pv_text(&report.pv, notation)
             ))
         }
         Dialect::Uci => {
@@ -175,7 +182,7 @@ pub fn report_line(dialect: Dialect, report: &Report, multipv: usize) -> Option<
                 report.nps,
                 report.hashfull,
                 report.time.as_millis(),
-                pv_text(&report.pv)
+                pv_text(&report.pv, notation)
             ))
         }
     }
@@ -187,7 +194,8 @@ pub fn time_nodes_line(time_ms: u128, nodes: u64) -> String {
 }
 
 /// The `currmove` line.
-pub fn currmove_line(dialect: Dialect, mv: Move, number: usize) -> String {
+pub fn currmove_line(dialect: Dialect, notation: Notation, mv: Move, number: usize) -> String {
+    let mv = notation.show(mv);
     match dialect {
         Dialect::Ucci => format!("info currmove {mv}"),
         Dialect::Uci => format!("info currmove {mv} currmovenumber {number}"),
@@ -195,10 +203,10 @@ pub fn currmove_line(dialect: Dialect, mv: Move, number: usize) -> String {
 }
 
 /// The final line for a move.
-pub fn bestmove_line(best: Move, ponder: Option<Move>, draw: bool) -> String {
-    let mut line = format!("bestmove {best}");
+pub fn bestmove_line(notation: Notation, best: Move, ponder: Option<Move>, draw: bool) -> String {
+    let mut line = format!("bestmove {}", notation.show(best));
     if let Some(p) = ponder {
-        let _ = write!(line, " ponder {p}");
+        let _ = write!(line, " ponder {}", notation.show(p));
     }
     if draw {
         line.push_str(" draw");
@@ -340,21 +348,26 @@ mod tests {
     fn report_lines() {
         let r = report(Score::Cp(35), Bound::Exact);
         assert_eq!(
-            report_line(Dialect::Ucci, &r, 1).unwrap(),
+            report_line(Dialect::Ucci, Notation::Iccs, &r, 1).unwrap(),
             "info depth 5 score 35 pv h2e2 h9g7"
         );
         assert_eq!(
-            report_line(Dialect::Ucci, &r, 2).unwrap(),
+            report_line(Dialect::Ucci, Notation::Iccs, &r, 2).unwrap(),
             "info depth 5 multipv 1 score 35 pv h2e2 h9g7"
         );
         assert_eq!(
-            report_line(Dialect::Uci, &r, 1).unwrap(),
+            report_line(Dialect::Uci, Notation::Iccs, &r, 1).unwrap(),
             "info depth 5 seldepth 9 multipv 1 score cp 35 nodes 12345 nps 100000 hashfull 7 time 123 pv h2e2 h9g7"
         );
         let r = report(Score::Mate(3), Bound::Lower);
-        assert_eq!(report_line(Dialect::Ucci, &r, 1), None);
+        assert_eq!(report_line(Dialect::Ucci, Notation::Iccs, &r, 1), None);
+        assert!(
+            report_line(Dialect::Uci, Notation::Ranks1To10, &r, 1)
+                .unwrap()
+                .ends_with(" pv h3e3 h10g8")
+        );
         assert_eq!(
-            report_line(Dialect::Uci, &r, 1).unwrap(),
+            report_line(Dialect::Uci, Notation::Iccs, &r, 1).unwrap(),
             "info depth 5 seldepth 9 multipv 1 score mate 2 lowerbound nodes 12345 nps 100000 hashfull 7 time 123 pv h2e2 h9g7"
         );
     }
@@ -364,10 +377,13 @@ mod tests {
         let m: Move = "h2e2".parse().unwrap();
         let p: Move = "h9g7".parse().unwrap();
         assert_eq!(
-            bestmove_line(m, Some(p), false),
+            bestmove_line(Notation::Iccs, m, Some(p), false),
             "bestmove h2e2 ponder h9g7"
         );
-        assert_eq!(bestmove_line(m, None, true), "bestmove h2e2 draw");
+        assert_eq!(
+            bestmove_line(Notation::Iccs, m, None, true),
+            "bestmove h2e2 draw"
+        );
         assert_eq!(no_move_line(Dialect::Ucci), "nobestmove");
         assert_eq!(no_move_line(Dialect::Uci), "bestmove (none)");
         assert_eq!(depth_zero_line(Dialect::Ucci, 12), "info depth 0 score 12");
@@ -376,7 +392,7 @@ mod tests {
             "info depth 0 score cp -12"
         );
         assert_eq!(
-            currmove_line(Dialect::Uci, m, 4),
+            currmove_line(Dialect::Uci, Notation::Iccs, m, 4),
             "info currmove h2e2 currmovenumber 4"
         );
         assert_eq!(time_nodes_line(5, 6), "info time 5 nodes 6");

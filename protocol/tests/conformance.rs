@@ -1214,3 +1214,122 @@ fn extra_book_variety_zero_plays_the_heaviest_move() {
         assert_eq!(words[4], heaviest, "{line}");
     }
 }
+
+/// A move with ranks 1–10 (`h3e3`, `a10a9`) in ICCS (`h2e2`, `a9a8`); the
+/// test's own reading, independent of the engine's.
+fn fairy_to_iccs(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    for _ in 0..2 {
+        let file = &rest[..1];
+        let digits = rest[1..].chars().take_while(char::is_ascii_digit).count();
+        let rank: u32 = rest[1..=digits].parse().expect("a rank");
+        assert!((1..=10).contains(&rank), "{text}");
+        out.push_str(&format!("{file}{}", rank - 1));
+        rest = &rest[1 + digits..];
+    }
+    assert!(rest.is_empty(), "{text}");
+    out
+}
+
+/// The words after `key` in a line, up to the next word `stop`.
+fn words_after<'a>(line: &'a str, key: &str, stop: Option<&str>) -> Vec<&'a str> {
+    line.split(' ')
+        .skip_while(|w| *w != key)
+        .skip(1)
+        .take_while(|w| Some(*w) != stop)
+        .collect()
+}
+
+/// The Fairy-Stockfish / cutechess dialect as the cutechess fork that plays
+/// xiangqi sends it: `UCI_Variant` advertised as a combo, set by the GUI,
+/// and from then on every move read and written with ranks 1–10 (`h3e3` is
+/// Red's central cannon, our `h2e2`).
+#[test]
+fn extra_uci_variant_ranks_1_to_10() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let handshake = e.expect_line("uciok");
+    assert!(
+        handshake.contains(
+            &"option name UCI_Variant type combo default xiangqi var xiangqi".to_string()
+        ),
+        "{handshake:?}"
+    );
+    e.send_all(&[
+        "setoption name UCI_Variant value xiangqi",
+        "setoption name Hash value 16",
+        "ucinewgame",
+    ]);
+    assert!(e.sync().is_empty(), "the variant is accepted silently");
+    e.send_all(&[
+        "position startpos moves h3e3 h10g8",
+        "go wtime 2000 btime 2000 winc 10 binc 10",
+    ]);
+    let (info, line, _) = e.final_line(SEARCH);
+    let iccs_moves = ["h2e2", "h9g7"];
+    // bestmove and ponder, with ranks 1–10, legal after the two moves.
+    let words: Vec<&str> = line.split(' ').collect();
+    let mut iccs = vec!["bestmove".to_string(), fairy_to_iccs(words[1])];
+    if words.get(2) == Some(&"ponder") {
+        iccs.extend(["ponder".to_string(), fairy_to_iccs(words[3])]);
+    }
+    legal_best(&iccs.join(" "), &pos(None, &iccs_moves));
+    // Every pv is a legal line in ranks 1–10.
+    let pvs: Vec<&String> = info.iter().filter(|l| l.contains(" pv ")).collect();
+    assert!(!pvs.is_empty(), "{info:?}");
+    for l in pvs {
+        let mut p = pos(None, &iccs_moves);
+        for m in words_after(l, "pv", None) {
+            let mv = p.parse_move(&fairy_to_iccs(m)).expect("legal pv move");
+            p.play(mv).expect("legal");
+        }
+    }
+    // A square on rank 10 makes a move five or six characters long, in
+    // searchmoves and bestmove alike.
+    e.send_all(&[
+        "position fen 3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1",
+        "go depth 2 searchmoves a1a10",
+    ]);
+    let (_, line, _) = e.final_line(SEARCH);
+    assert!(line.starts_with("bestmove a1a10"), "{line}");
+    e.send_all(&[
+        "position startpos moves a1a2 a10a9 a2a3",
+        "go depth 1 searchmoves a9a10",
+    ]);
+    let (_, line, _) = e.final_line(SEARCH);
+    assert_eq!(words_after(&line, "bestmove", Some("ponder")), ["a9a10"]);
+    // ICCS is refused now, with the move named as written.
+    e.send_all(&["position startpos moves h2e2", "go depth 1"]);
+    let (before, line, _) = e.final_line(SEARCH);
+    assert_eq!(line, "bestmove (none)");
+    assert!(before.iter().any(|l| l.contains("h2e2")), "{before:?}");
+    e.assert_protocol_only();
+}
+
+/// Without `UCI_Variant`, ranks stay 0–9 as Pikafish writes them; a move
+/// that reads only with ranks 1–10 is refused with a hint at the option.
+#[test]
+fn extra_without_uci_variant_ranks_stay_0_to_9() {
+    let mut e = Engine::uci();
+    e.send_all(&["position startpos moves h3e3", "go depth 1"]);
+    let (before, line, _) = e.final_line(SEARCH);
+    assert_eq!(line, "bestmove (none)");
+    assert!(
+        before.iter().any(|l| l.starts_with("info string")
+            && l.contains("h3e3")
+            && l.contains("UCI_Variant")),
+        "{before:?}"
+    );
+    e.send_all(&["position startpos moves h2e2 h9g7", "go depth 2"]);
+    bestmove_of(&mut e, None, &["h2e2", "h9g7"]);
+    e.send("setoption name UCI_Variant value shogi");
+    let diag = e.sync();
+    assert!(diag.len() == 1 && diag[0].contains("shogi"), "{diag:?}");
+    e.send_all(&["position startpos moves h2e2", "go depth 1"]);
+    bestmove_of(&mut e, None, &["h2e2"]);
+    let mut u = Engine::ucci();
+    u.send("ucci");
+    let lines = u.expect_line("ucciok");
+    assert!(!lines.iter().any(|l| l.contains("variant")), "{lines:?}");
+}
