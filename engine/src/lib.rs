@@ -27,12 +27,13 @@ use std::time::{Duration, Instant};
 use board::{Move, Position, Reason};
 
 pub use eval::{eval_trace, evaluate};
+pub use time::DEFAULT_MOVE_OVERHEAD;
 pub use tt::{TranspositionTable, TtPolicy};
 
 use search::{Histories, SearchThread};
 
 /// The side to move's clock, as the GUI reports it with `go`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clock {
     /// Time left on the clock.
     pub time: Duration,
@@ -40,6 +41,21 @@ pub struct Clock {
     pub increment: Duration,
     /// Moves until the clock is refilled (`None`: sudden death or Fischer).
     pub moves_to_go: Option<u32>,
+    /// Time lost on every move outside the search (GUI, pipes, network):
+    /// the `Move Overhead` option. Time management keeps it back from each
+    /// move's budget on top of its own small lag margin.
+    pub overhead: Duration,
+}
+
+impl Default for Clock {
+    fn default() -> Clock {
+        Clock {
+            time: Duration::ZERO,
+            increment: Duration::ZERO,
+            moves_to_go: None,
+            overhead: time::DEFAULT_MOVE_OVERHEAD,
+        }
+    }
 }
 
 /// What ends a search. Every limit given applies; the first one reached

@@ -31,6 +31,8 @@ enum Id {
     Batch,
     Debug,
     MultiPv,
+    MoveOverhead,
+    ShowWdl,
     UciVariant,
 }
 
@@ -162,6 +164,24 @@ const SPECS: &[Spec] = &[
         },
     },
     Spec {
+        id: Id::MoveOverhead,
+        ucci: "moveoverhead",
+        uci: Some("Move Overhead"),
+        uci_only: false,
+        kind: Kind::Spin {
+            default: 10,
+            min: 0,
+            max: 5000,
+        },
+    },
+    Spec {
+        id: Id::ShowWdl,
+        ucci: "uci_showwdl",
+        uci: Some("UCI_ShowWDL"),
+        uci_only: true,
+        kind: Kind::Check(false),
+    },
+    Spec {
         id: Id::UciVariant,
         ucci: "uci_variant",
         uci: Some("UCI_Variant"),
@@ -233,6 +253,11 @@ pub struct Options {
     pub debug: bool,
     /// Principal variations reported.
     pub multipv: usize,
+    /// `Move Overhead`: milliseconds kept back from every clock-limited
+    /// move for the time lost outside the search.
+    pub move_overhead_ms: u64,
+    /// `UCI_ShowWDL`: UCI `info` lines carry `wdl <w> <d> <l>`.
+    pub show_wdl: bool,
     /// The notation of moves: ICCS until a GUI sets `UCI_Variant`, which
     /// Fairy-Stockfish and the cutechess fork that plays xiangqi do, and
     /// which selects their ranks 1–10.
@@ -253,6 +278,8 @@ impl Default for Options {
             batch: false,
             debug: false,
             multipv: 1,
+            move_overhead_ms: 10,
+            show_wdl: false,
             notation: Notation::Iccs,
         }
     }
@@ -369,6 +396,7 @@ impl Options {
                     Id::UseBook => self.usebook = on,
                     Id::Batch => self.batch = on,
                     Id::Debug => self.debug = on,
+                    Id::ShowWdl => self.show_wdl = on,
                     _ => {}
                 }
             }
@@ -428,6 +456,7 @@ impl Options {
                         applied.action = Some(Action::SetThreads(n_usize));
                     }
                     Id::MultiPv => self.multipv = n_usize,
+                    Id::MoveOverhead => self.move_overhead_ms = n,
                     Id::BookDepth => self.bookdepth = u32::try_from(n).unwrap_or(u32::MAX),
                     Id::BookVariety => self.bookvariety = u32::try_from(n).unwrap_or(u32::MAX),
                     _ => {}
@@ -525,6 +554,56 @@ mod tests {
             assert_eq!(o.set(dialect, "MultiPV", Some("3")), Applied::default());
             assert_eq!(o.multipv, 3);
         }
+    }
+
+    #[test]
+    fn pikafish_options() {
+        let uci = advertise(Dialect::Uci);
+        assert!(uci.contains(
+            &"option name Move Overhead type spin default 10 min 0 max 5000".to_string()
+        ));
+        assert!(uci.contains(&"option name UCI_ShowWDL type check default false".to_string()));
+        let ucci = advertise(Dialect::Ucci);
+        assert!(
+            ucci.contains(&"option moveoverhead type spin min 0 max 5000 default 10".to_string())
+        );
+        assert!(
+            !ucci
+                .iter()
+                .any(|l| l.contains("wdl") || l.contains("variant"))
+        );
+        let mut o = Options::default();
+        assert_eq!(
+            u128::from(o.move_overhead_ms),
+            engine::DEFAULT_MOVE_OVERHEAD.as_millis()
+        );
+        assert_eq!(
+            o.set(Dialect::Uci, "move overhead", Some("300")),
+            Applied::default()
+        );
+        assert_eq!(o.move_overhead_ms, 300);
+        assert_eq!(
+            o.set(Dialect::Uci, "Move Overhead", Some("9000"))
+                .diagnostics
+                .len(),
+            1
+        );
+        assert_eq!(o.move_overhead_ms, 5000);
+        assert_eq!(
+            o.set(Dialect::Uci, "UCI_ShowWDL", Some("true")),
+            Applied::default()
+        );
+        assert!(o.show_wdl);
+        assert_eq!(
+            o.set(Dialect::Uci, "UCI_Variant", Some("Xiangqi")),
+            Applied::default()
+        );
+        assert_eq!(o.notation, Notation::Ranks1To10);
+        let a = o.set(Dialect::Uci, "Skill Level", Some("3"));
+        assert_eq!(
+            a.diagnostics,
+            vec!["unknown option: Skill Level".to_string()]
+        );
     }
 
     #[test]

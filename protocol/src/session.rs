@@ -653,11 +653,13 @@ impl Session {
             (go.increment.map(|i| self.ucci_time(i)), order.increment),
             (own_inc.map(ms), own_inc_at),
         );
+        let overhead = ms(self.options.move_overhead_ms);
         if let Some(time) = time {
             return Some(Clock {
                 time,
                 increment: increment.unwrap_or(Duration::ZERO),
                 moves_to_go: go.movestogo,
+                overhead,
             });
         }
         let t = other?;
@@ -666,6 +668,7 @@ impl Session {
             time: ms(t),
             increment: ms(other_inc.unwrap_or(0)),
             moves_to_go: go.movestogo,
+            overhead,
         })
     }
 
@@ -803,12 +806,17 @@ impl Session {
         let out = self.out.clone();
         let dialect = self.dialect;
         let notation = self.notation();
-        let multipv = self.options.multipv;
+        let style = output::InfoStyle {
+            dialect,
+            notation,
+            multipv: self.options.multipv,
+            wdl: self.options.show_wdl,
+        };
         let debug = self.options.debug;
         let started = Instant::now();
         Box::new(move |event| match event {
             Event::Iteration(report) => {
-                let Some(line) = output::report_line(dialect, notation, &report, multipv) else {
+                let Some(line) = output::report_line(&style, &report) else {
                     return;
                 };
                 out.line(&line);

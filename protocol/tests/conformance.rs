@@ -1333,3 +1333,70 @@ fn extra_without_uci_variant_ranks_stay_0_to_9() {
     let lines = u.expect_line("ucciok");
     assert!(!lines.iter().any(|l| l.contains("variant")), "{lines:?}");
 }
+
+/// Time from `go` to the final line, from the start position without the
+/// book, with `Move Overhead` set to `overhead` ms.
+fn time_with_overhead(overhead: u64) -> Duration {
+    let mut e = Engine::uci();
+    e.send_all(&[
+        "setoption name OwnBook value false",
+        &format!("setoption name Move Overhead value {overhead}"),
+    ]);
+    assert!(e.sync().is_empty(), "Move Overhead is known");
+    e.send("position startpos");
+    let t0 = Instant::now();
+    // One move to go: the move may use 60 % of what the overhead leaves,
+    // and never more, so the time taken follows the overhead closely.
+    e.send("go wtime 3000 btime 3000 movestogo 1");
+    bestmove_of(&mut e, None, &[]);
+    t0.elapsed()
+}
+
+/// Pikafish's `Move Overhead`: milliseconds kept back from every
+/// clock-limited move. On a 3 s clock with one move to go, 0 ms gives the
+/// move about 1.8 s and 1400 ms about 0.9 s.
+#[test]
+fn extra_move_overhead_shortens_clock_moves() {
+    let plain = time_with_overhead(0);
+    let kept = time_with_overhead(1400);
+    // The margin is well below the 0.9 s expected, for a loaded machine.
+    assert!(
+        kept + Duration::from_millis(200) < plain,
+        "overhead 1400 ms took {kept:?}, overhead 0 took {plain:?}"
+    );
+}
+
+/// `UCI_ShowWDL`: win/draw/loss per mille after the score in UCI `info`
+/// lines, summing to 1000; absent by default and in UCCI.
+#[test]
+fn extra_uci_show_wdl() {
+    let mut e = Engine::uci();
+    e.send_all(&["position startpos", "go depth 3"]);
+    let (info, _, _) = e.final_line(SEARCH);
+    assert!(!info.iter().any(|l| l.contains("wdl")), "{info:?}");
+    e.send_all(&[
+        "setoption name UCI_ShowWDL value true",
+        "position startpos",
+        "go depth 3",
+    ]);
+    let (info, _, _) = e.final_line(SEARCH);
+    let scored: Vec<&String> = info.iter().filter(|l| l.contains(" score ")).collect();
+    assert!(!scored.is_empty());
+    for l in scored {
+        let wdl: Vec<u32> = words_after(l, "wdl", None)
+            .iter()
+            .take(3)
+            .map(|w| w.parse().expect("a number"))
+            .collect();
+        assert_eq!(wdl.len(), 3, "{l}");
+        assert_eq!(wdl.iter().sum::<u32>(), 1000, "{l}");
+        let score = words_after(l, "score", Some("wdl"));
+        assert_eq!(score[0], "cp", "{l}");
+    }
+    e.send_all(&["ucci", "position startpos", "go depth 2"]);
+    let (info, _, _) = e.final_line(SEARCH);
+    assert!(!info.iter().any(|l| l.contains("wdl")), "{info:?}");
+    e.send("setoption name Skill Level value 3");
+    let diag = e.sync();
+    assert_eq!(diag, ["info string unknown option: Skill Level"]);
+}
