@@ -22,9 +22,7 @@ use board::{Color, Move, Outcome, Position, Reason};
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 use engine::{Clock, Engine, Event, Favoured, Limits, SearchHandle, SearchResult};
 
-use crate::command::{
-    Base, Command, Depth, GoCommand, MAX_TIME_MS, ParseError, PositionSpec, quote,
-};
+use crate::command::{Base, Command, Depth, GoCommand, MAX_TIME_MS, ParseError, PositionSpec};
 use crate::notation::Notation;
 use crate::options::{Action, Dialect, Options};
 use crate::output::{self, Output};
@@ -122,7 +120,9 @@ impl Session {
     /// at the start position.
     pub fn new(out: Output) -> Session {
         let options = Options::default();
-        let book = book::BookSet::open(&options.bookfiles).ok();
+        // The default spec is the built-in book, which always opens.
+        let (book, _) = book::BookSet::open_available(&options.bookfiles);
+        let book = (!book.is_empty()).then_some(book);
         let book_seed = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0x9e37_79b9, |d| {
@@ -470,22 +470,29 @@ impl Session {
             }
             Some(Action::SetThreads(n)) => self.engine.set_threads(n),
             Some(Action::NewGame) => self.engine.new_game(),
-            Some(Action::OpenBook(spec)) => match book::BookSet::open(&spec) {
-                Ok(set) => self.book = Some(set),
-                Err(e) => {
-                    self.book = None;
-                    self.diag(&format!(
-                        "book not opened ({}); playing without a book",
-                        quote(&e.to_string())
-                    ));
-                }
-            },
+            Some(Action::OpenBook(spec)) => self.open_books(&spec),
         }
     }
 
     /// The notation moves are read and written in.
     fn notation(&self) -> Notation {
         self.options.notation
+    }
+
+    /// Opens the books of a `bookfiles` value: plays from those that open
+    /// and names each that does not, with the whole reason (the OS's words
+    /// are never cut).
+    fn open_books(&mut self, spec: &str) {
+        let (set, failed) = book::BookSet::open_available(spec);
+        let left = match set.books().len() {
+            0 => "playing without a book".to_string(),
+            1 => "using the 1 book that opened".to_string(),
+            n => format!("using the {n} books that opened"),
+        };
+        for e in &failed {
+            self.diag(&format!("{}; {left}", book_failure(e)));
+        }
+        self.book = (!set.is_empty()).then_some(set);
     }
 
     /// Builds the position a `position` or `probe` line describes, reading
@@ -867,6 +874,28 @@ fn book_check_limits(mut limits: Limits, mv: Move) -> Limits {
         *mt /= 2;
     }
     limits
+}
+
+/// Why a book did not open, naming it: the path shortened in the middle
+/// when long (it is the GUI's input, of any length), the reason whole.
+fn book_failure(e: &book::BookError) -> String {
+    use book::BookError;
+    const MAX_PATH: usize = 80;
+    let (path, reason) = match e {
+        BookError::Io { path, source } => (path, source.to_string()),
+        BookError::InFile { path, error } => (path, error.to_string()),
+        other => return format!("book not opened: {other}"),
+    };
+    let path = path.to_string_lossy();
+    let chars: Vec<char> = path.chars().collect();
+    let shown = if chars.len() > MAX_PATH {
+        let head: String = chars[..MAX_PATH / 2].iter().collect();
+        let tail: String = chars[chars.len() - MAX_PATH / 2..].iter().collect();
+        format!("{head}...{tail}")
+    } else {
+        path.into_owned()
+    };
+    format!("book {shown} not opened: {reason}")
 }
 
 /// Of two values of the same meaning, each with where it stood in the line

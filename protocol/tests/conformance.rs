@@ -1400,3 +1400,50 @@ fn extra_uci_show_wdl() {
     let diag = e.sync();
     assert_eq!(diag, ["info string unknown option: Skill Level"]);
 }
+
+/// A list of books with a missing one plays from the books that opened,
+/// in either order, and names the missing one with the OS's whole words.
+#[test]
+fn extra_books_degrade_gracefully() {
+    for spec in ["/missing.book;<builtin>", "<builtin>;/missing.book"] {
+        let mut e = Engine::uci();
+        e.send(&format!("setoption name BookFile value {spec}"));
+        let diag = e.sync();
+        assert_eq!(
+            diag,
+            [
+                "info string book /missing.book not opened: No such file or directory (os error 2); \
+              using the 1 book that opened"
+            ],
+            "{spec}"
+        );
+        e.send_all(&["position startpos", "go movetime 200"]);
+        let (before, _, _) = e.final_line(SEARCH);
+        assert!(
+            before
+                .iter()
+                .any(|l| l.starts_with("info string book move ")),
+            "{spec}: {before:?}"
+        );
+    }
+    let mut e = Engine::ucci();
+    // A long path is shortened in the middle; the reason stays whole.
+    let long = format!("/missing{}/x.book", "/deep".repeat(40));
+    e.send(&format!("setoption bookfiles {long};/missing.book"));
+    let diag = e.sync();
+    assert_eq!(diag.len(), 2, "{diag:?}");
+    for d in &diag {
+        assert!(
+            d.ends_with(
+                " not opened: No such file or directory (os error 2); playing without a book"
+            ),
+            "{d}"
+        );
+    }
+    assert!(diag[0].starts_with("info string book /missing/deep/") && diag[0].contains("..."));
+    assert!(
+        diag[0].contains("/x.book not opened: ") && diag[0].len() < 220,
+        "{}",
+        diag[0]
+    );
+}
