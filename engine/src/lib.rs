@@ -327,6 +327,10 @@ impl SearchHandle {
 /// and runs one search at a time on a worker thread.
 pub struct Engine {
     tt: Arc<TranspositionTable>,
+    /// No search has used the table since it was built: it is still all
+    /// zero, and clearing it would only touch every page of a table whose
+    /// pages the OS zeroes lazily (seconds for a big one).
+    tt_fresh: bool,
     shared: Arc<std::sync::Mutex<Arc<Shared>>>,
     threads: usize,
     histories: Option<Box<Histories>>,
@@ -360,6 +364,7 @@ impl Engine {
                 DEFAULT_HASH_MB,
                 TtPolicy::TwoTier,
             )),
+            tt_fresh: true,
             shared: Arc::new(std::sync::Mutex::new(Arc::new(Shared::new()))),
             threads: 1,
             histories: Some(Histories::new_boxed()),
@@ -388,6 +393,7 @@ impl Engine {
         if let Some(small) = TranspositionTable::try_new(1, TtPolicy::TwoTier) {
             self.tt = Arc::new(small);
         }
+        self.tt_fresh = true;
         if let Some(tt) = TranspositionTable::try_new(mb, TtPolicy::TwoTier) {
             self.tt = Arc::new(tt);
             return Ok(());
@@ -412,7 +418,10 @@ impl Engine {
     /// Forgets everything learned: clears the table and the histories.
     pub fn new_game(&mut self) {
         self.wait();
-        self.tt.clear();
+        if !self.tt_fresh {
+            self.tt.clear();
+            self.tt_fresh = true;
+        }
         if let Some(h) = self.histories.as_mut() {
             h.clear();
         }
@@ -435,6 +444,7 @@ impl Engine {
             Err(p) => *p.into_inner() = Arc::clone(&shared),
         }
         let tt = Arc::clone(&self.tt);
+        self.tt_fresh = false;
         let mut histories = self.histories.take().unwrap_or_else(Histories::new_boxed);
         self.worker = Some(std::thread::spawn(move || {
             let mut on_event = on_event;
