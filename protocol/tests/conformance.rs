@@ -733,6 +733,33 @@ fn extra_side_letters_and_counters() {
     bestmove_of(&mut e, Some(&format!("{S0} b - - 0 1")), &[]);
 }
 
+/// Move counters by one rule (`board/src/fen.rs`, `read_counter`): huge,
+/// negative and fractional counters are all read as the nearest counter
+/// that exists; only a counter that is no number rejects the position.
+#[test]
+fn extra_fen_counters_huge_negative_fractional() {
+    let mut e = Engine::ucci();
+    for counters in [
+        "0 99999999999999999999",
+        "-1 1",
+        "3 -7",
+        "2.5 10.5",
+        "+4 +9",
+    ] {
+        e.send_all(&[&format!("position fen {S0} w - - {counters}"), "go depth 1"]);
+        let (before, line, _) = e.final_line(SEARCH);
+        assert!(
+            before.iter().all(|l| !l.contains("rejected")),
+            "{counters}: {before:?}"
+        );
+        legal_best(&line, &board::Position::startpos());
+    }
+    e.send_all(&[&format!("position fen {S0} w - - 1e3 1"), "go depth 1"]);
+    let (before, line, _) = e.final_line(SEARCH);
+    assert_eq!(line, "nobestmove");
+    assert!(before.iter().any(|l| l.contains("1e3")), "{before:?}");
+}
+
 #[test]
 fn extra_long_move_list() {
     let mut e = Engine::ucci();
