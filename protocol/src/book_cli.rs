@@ -1,10 +1,10 @@
 //! `chariot book`: build an opening book from game records, dump it as text,
 //! import text back, probe a position (Chariot books and ElephantEye
 //! `BOOK.DAT` alike), and check the Chinese-notation reader against a list
-//! of the same games in ICCS. Files ending in `.xz` are read through the
-//! `xz` program.
+//! of the same games in ICCS. Files ending in `.xz` are decompressed
+//! in-process (the `liblzma` crate).
 
-use std::io::{IsTerminal, Write};
+use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -107,24 +107,17 @@ pub fn run(args: &BookArgs) -> ExitCode {
     }
 }
 
-/// The text of a file, decompressed through `xz -dc` if it ends in `.xz`.
+/// The text of a file, decompressed in-process if it ends in `.xz`.
 fn read_text(path: &Path) -> Result<String> {
+    let raw = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     let bytes = if path.extension().is_some_and(|e| e == "xz") {
-        let out = std::process::Command::new("xz")
-            .arg("-dc")
-            .arg(path)
-            .output()
-            .with_context(|| format!("cannot run xz for {}", path.display()))?;
-        if !out.status.success() {
-            bail!(
-                "xz failed on {}: {}",
-                path.display(),
-                String::from_utf8_lossy(&out.stderr).trim()
-            );
-        }
-        out.stdout
+        let mut text = Vec::new();
+        liblzma::read::XzDecoder::new_multi_decoder(raw.as_slice())
+            .read_to_end(&mut text)
+            .with_context(|| format!("cannot decompress {} as xz", path.display()))?;
+        text
     } else {
-        std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?
+        raw
     };
     String::from_utf8(bytes).with_context(|| format!("{} is not UTF-8 text", path.display()))
 }
