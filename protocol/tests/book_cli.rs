@@ -54,11 +54,21 @@ fn xz_games_build_the_same_book_without_the_xz_program() {
         let a = args(out, &games);
         let a: Vec<&str> = a.iter().map(String::as_str).collect();
         let o = chariot_without_path(&a);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{games}: {err}");
+        // stderr is a pipe here: plain progress lines, no bar.
+        let name = Path::new(&games)
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
         assert!(
-            o.status.success(),
-            "{games}: {}",
-            String::from_utf8_lossy(&o.stderr)
+            err.lines().any(|l| l.starts_with(&format!("{name}: "))
+                && l.contains(" games (100.0 %), ")
+                && l.contains(" games/s, done in ")),
+            "{err}"
         );
+        assert!(!err.contains('\r'), "{err:?}");
     }
     let (plain, packed) = (
         std::fs::read(&plain_book).unwrap(),
