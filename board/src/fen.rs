@@ -139,18 +139,11 @@ impl Setup {
             "b" | "B" => Color::Black,
             s => return Err(FenError::BadSide(s.chars().take(16).collect())),
         };
-        // Any run of decimal digits is a counter; values past u16::MAX
-        // saturate (`docs/rules.md` §5 only asks for an integer, and every
-        // count from 120 on means the same for the move limit).
         let counter = |i: usize, default: u16| -> Result<u16, FenError> {
             match fields.get(i) {
                 None => Ok(default),
-                Some(s) if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => {
-                    // Digits only, so the parse fails only by overflow.
-                    Ok(s.parse::<u64>()
-                        .map_or(u16::MAX, |n| u16::try_from(n).unwrap_or(u16::MAX)))
-                }
-                Some(s) => Err(FenError::BadCounter(s.chars().take(16).collect())),
+                Some(s) => read_counter(s)
+                    .ok_or_else(|| FenError::BadCounter(s.chars().take(16).collect())),
             }
         };
         let rule60 = counter(4, 0)?;
@@ -215,9 +208,77 @@ impl Setup {
     }
 }
 
+/// Reads a move counter (FEN fields 5 and 6) by one rule for every number
+/// a GUI may send, since a counter never makes a position illegal:
+///
+/// 1. It must be a decimal number: an optional sign, digits, and an
+///    optional fraction (`12`, `+3`, `-1`, `7.5`, `.5`); anything else
+///    (`x`, `-`, `1e3`, `nan`) is refused.
+/// 2. A fraction is dropped (the number is truncated toward zero).
+/// 3. The result is clamped into `0..=65535`: a negative counter reads as
+///    0, a huge one as 65535 (every count from 120 plies on means the same
+///    to the move limit). The caller then raises a move number of 0 to 1.
+///
+/// So a huge, a negative and a fractional counter are all accepted, each
+/// as the nearest counter that exists.
+fn read_counter(text: &str) -> Option<u16> {
+    let (negative, unsigned) = match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let (whole, fraction) = unsigned.split_once('.').unwrap_or((unsigned, ""));
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if whole.len() + fraction.len() == 0 || !digits(whole) || !digits(fraction) {
+        return None;
+    }
+    if negative {
+        return Some(0);
+    }
+    // Digits only: the parse fails only when empty (`.5`) or by overflow.
+    Some(match whole.trim_start_matches('0') {
+        "" => 0,
+        w => w.parse::<u16>().unwrap_or(u16::MAX),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counters_by_one_rule() {
+        for (text, want) in [
+            ("0", Some(0)),
+            ("17", Some(17)),
+            ("+17", Some(17)),
+            ("0017", Some(17)),
+            ("65535", Some(65535)),
+            ("65536", Some(65535)),
+            ("99999999999999999999999999", Some(65535)),
+            ("-1", Some(0)),
+            ("-99999999999999999999999999", Some(0)),
+            ("-0", Some(0)),
+            ("7.9", Some(7)),
+            ("7.", Some(7)),
+            (".5", Some(0)),
+            ("-2.5", Some(0)),
+            ("99999999999999999999.5", Some(65535)),
+            ("", None),
+            ("-", None),
+            ("+", None),
+            (".", None),
+            ("x", None),
+            ("1e3", None),
+            ("nan", None),
+            ("1.2.3", None),
+            ("--1", None),
+            ("1-", None),
+            ("\u{663}", None),
+        ] {
+            assert_eq!(read_counter(text), want, "{text:?}");
+        }
+    }
 
     #[test]
     fn advisor_and_elephant_points() {

@@ -53,12 +53,12 @@ fn each_validation_error_is_reached() {
         BadSide("x".into())
     );
     assert_eq!(
-        err("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - -1 1"),
-        BadCounter("-1".into())
+        err("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 1e3 1"),
+        BadCounter("1e3".into())
     );
     assert_eq!(
-        err("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - +1 1"),
-        BadCounter("+1".into())
+        err("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 -"),
+        BadCounter("-".into())
     );
     assert_eq!(
         err("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - x 1"),
@@ -166,7 +166,7 @@ fn accepted_variants_read_alike() {
         "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 7 12"
     );
     assert_ne!(black.key(), start.key());
-    // Counters are any non-negative integers; beyond 65535 they saturate.
+    // Counters beyond 65535 saturate.
     let big = Position::from_fen(
         "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 65536 99999999999999999999999",
     )
@@ -174,6 +174,26 @@ fn accepted_variants_read_alike() {
     assert_eq!(big.rule60(), u16::MAX);
     assert_eq!(big.fullmove_number(), u16::MAX);
     assert_eq!(big.key(), start.key());
+    // Negative and fractional counters get the same treatment as huge
+    // ones: the nearest counter that exists (fractions truncated).
+    for (counters, rule60, fullmove) in [
+        ("-1 -5", 0, 1),
+        ("+3 +4", 3, 4),
+        ("7.9 12.5", 7, 12),
+        ("-0.5 0.5", 0, 1),
+        ("0 0", 0, 1),
+    ] {
+        let p = Position::from_fen(&format!(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - {counters}"
+        ))
+        .unwrap_or_else(|e| panic!("{counters}: {e}"));
+        assert_eq!(
+            (p.rule60(), p.fullmove_number()),
+            (rule60, fullmove),
+            "{counters}"
+        );
+        assert_eq!(p.key(), start.key());
+    }
 }
 
 #[test]

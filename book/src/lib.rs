@@ -122,15 +122,33 @@ impl BookSet {
     /// # Errors
     /// The first book that cannot be opened, with its path.
     pub fn open(spec: &str) -> Result<BookSet, BookError> {
+        let (set, mut failed) = BookSet::open_available(spec);
+        if failed.is_empty() {
+            Ok(set)
+        } else {
+            Err(failed.swap_remove(0))
+        }
+    }
+
+    /// Opens every book of `spec` (as [`BookSet::open`] reads it) that can
+    /// be opened, in order, and returns the errors of the others, in order:
+    /// an engine plays from the books it has rather than from none because
+    /// one entry of the list is missing or damaged.
+    pub fn open_available(spec: &str) -> (BookSet, Vec<BookError>) {
         let mut books = Vec::new();
+        let mut failed = Vec::new();
         for item in spec.split(';').map(str::trim) {
-            match item {
-                "" | EMPTY_SPEC => {}
-                BUILTIN_SPEC => books.push(AnyBook::from_bytes(BUILTIN_BOOK)?),
-                path => books.push(AnyBook::open(Path::new(path))?),
+            let opened = match item {
+                "" | EMPTY_SPEC => continue,
+                BUILTIN_SPEC => AnyBook::from_bytes(BUILTIN_BOOK),
+                path => AnyBook::open(Path::new(path)),
+            };
+            match opened {
+                Ok(book) => books.push(book),
+                Err(e) => failed.push(e),
             }
         }
-        Ok(BookSet { books })
+        (BookSet { books }, failed)
     }
 
     /// A set of already opened books, consulted in this order.

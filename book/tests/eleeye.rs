@@ -1,6 +1,8 @@
 //! The `BOOK.DAT` reader against ElephantEye's real book, whose known
 //! answers are listed in `docs/book-formats.md`. The file is LGPL test data
-//! outside the repository; without it the test prints a note and passes.
+//! outside the repository (`../shared`); without it these tests are listed
+//! as ignored with the reason (see `book/build.rs`), and run with
+//! `--ignored` they fail naming the missing file.
 
 use board::Position;
 use book::{AnyBook, BookSet, EleeyeBook};
@@ -10,14 +12,8 @@ const BOOK_DAT: &str = concat!(
     "/../../shared/data/eleeye-book/BOOK.DAT"
 );
 
-fn load() -> Option<Vec<u8>> {
-    match std::fs::read(BOOK_DAT) {
-        Ok(data) => Some(data),
-        Err(e) => {
-            println!("note: {BOOK_DAT} not available ({e}); BOOK.DAT known-answer test skipped");
-            None
-        }
-    }
+fn load() -> Vec<u8> {
+    std::fs::read(BOOK_DAT).unwrap_or_else(|e| panic!("{BOOK_DAT}: {e}"))
 }
 
 fn moves(book: &EleeyeBook, pos: &Position) -> Vec<(String, u32)> {
@@ -32,8 +28,12 @@ fn owned(list: &[(&str, u32)]) -> Vec<(String, u32)> {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_eleeye_book),
+    ignore = "needs ../shared/data/eleeye-book/BOOK.DAT (LGPL test data outside the repository)"
+)]
 fn known_answers_of_the_real_book() {
-    let Some(data) = load() else { return };
+    let data = load();
     assert_eq!(data.len(), 96_648);
     let book = EleeyeBook::from_bytes(&data).unwrap();
     assert_eq!(book.len(), 12_081);
@@ -75,8 +75,12 @@ fn known_answers_of_the_real_book() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_eleeye_book),
+    ignore = "needs ../shared/data/eleeye-book/BOOK.DAT (LGPL test data outside the repository)"
+)]
 fn every_move_the_real_book_gives_along_its_main_lines_is_legal() {
-    let Some(data) = load() else { return };
+    let data = load();
     let set = BookSet::from_books(vec![AnyBook::from_bytes(&data).unwrap()]);
     // Follow the heaviest move for 20 plies from the start; every move the
     // set returns must be legal where it is played.
@@ -100,8 +104,12 @@ fn every_move_the_real_book_gives_along_its_main_lines_is_legal() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_eleeye_book),
+    ignore = "needs ../shared/data/eleeye-book/BOOK.DAT (LGPL test data outside the repository)"
+)]
 fn truncated_book_dat_is_refused() {
-    let Some(data) = load() else { return };
+    let data = load();
     let err = AnyBook::from_bytes(&data[..data.len() - 3]).unwrap_err();
     assert_eq!(
         err.to_string(),

@@ -273,6 +273,21 @@ fn open_reports_missing_files_and_reads_specs() {
     );
     let good = dir.join("good.book");
     std::fs::write(&good, start_book(&[("h2e2", 1)]).to_bytes()).unwrap();
+    // Leniently, the books that open are kept, in order, whatever the
+    // order of the bad ones; each bad one is reported.
+    for spec in [
+        format!("/missing.book;{};{}", path.display(), good.display()),
+        format!("{};/missing.book;{}", good.display(), path.display()),
+    ] {
+        let (set, failed) = BookSet::open_available(&spec);
+        assert_eq!(set.books().len(), 1, "{spec}");
+        assert_eq!(failed.len(), 2, "{spec}");
+        assert!(failed.iter().any(|e| matches!(e, BookError::Io { .. })));
+        assert!(failed.iter().any(|e| matches!(e, BookError::InFile { .. })));
+    }
+    let (set, failed) = BookSet::open_available("/missing.book;<builtin>");
+    assert_eq!((set.books().len(), failed.len()), (1, 1));
+    assert!(set.choose(&Position::startpos(), 100, 7).is_some());
     let set = BookSet::open(&format!("{};<builtin>", good.display())).unwrap();
     assert_eq!(set.books().len(), 2);
     // The first book with a move answers.

@@ -1,5 +1,6 @@
 //! Runs [`engine::bench::run`] from the command line, for measurements:
-//! `cargo run --release -p engine --example bench -- --depth 8 --tt two-tier --hash 16 [--no-store-qs]`.
+//! `cargo run --release -p engine --example bench -- --depth 8 --tt two-tier --hash 16 [--store-qs on|off]`,
+//! the flags of `chariot bench`, spelled the same.
 
 use engine::bench::{BenchOptions, run};
 
@@ -13,10 +14,12 @@ fn main() {
             "--depth" => opts.depth = value.parse().ok(),
             "--hash" => opts.hash_mb = value.parse().unwrap_or(16),
             "--tt" => opts.tt = value.parse().unwrap_or_else(|e: String| exit(&e)),
-            "--store-qs" => opts.store_qs = value != "off" && value != "false",
-            "--no-store-qs" => {
-                opts.store_qs = false;
-                i -= 1;
+            "--store-qs" => {
+                opts.store_qs = match value {
+                    "on" => true,
+                    "off" => false,
+                    _ => exit(&format!("--store-qs takes on or off, not '{value}'")),
+                };
             }
             other => exit(&format!("unknown option {other}")),
         }

@@ -46,9 +46,10 @@ fn main() {
         }),
     );
     let r = engine.wait();
-    println!(
-        "bestmove {:?} ponder {:?}",
-        r.best.map(|m| m.to_string()),
-        r.ponder.map(|m| m.to_string())
-    );
+    // As a GUI reads it: `bestmove h2e2 ponder h9g7`, or `bestmove (none)`.
+    match (r.best, r.ponder) {
+        (Some(best), Some(ponder)) => println!("bestmove {best} ponder {ponder}"),
+        (Some(best), None) => println!("bestmove {best}"),
+        (None, _) => println!("bestmove (none)"),
+    }
 }

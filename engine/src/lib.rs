@@ -29,12 +29,13 @@ use std::time::{Duration, Instant};
 use board::{Move, Position, Reason};
 
 pub use eval::{eval_trace, evaluate};
+pub use time::DEFAULT_MOVE_OVERHEAD;
 pub use tt::{TranspositionTable, TtPolicy};
 
 use search::{Histories, SearchThread};
 
 /// The side to move's clock, as the GUI reports it with `go`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clock {
     /// Time left on the clock.
     pub time: Duration,
@@ -42,6 +43,21 @@ pub struct Clock {
     pub increment: Duration,
     /// Moves until the clock is refilled (`None`: sudden death or Fischer).
     pub moves_to_go: Option<u32>,
+    /// Time lost on every move outside the search (GUI, pipes, network):
+    /// the `Move Overhead` option. Time management keeps it back from each
+    /// move's budget on top of its own small lag margin.
+    pub overhead: Duration,
+}
+
+impl Default for Clock {
+    fn default() -> Clock {
+        Clock {
+            time: Duration::ZERO,
+            increment: Duration::ZERO,
+            moves_to_go: None,
+            overhead: time::DEFAULT_MOVE_OVERHEAD,
+        }
+    }
 }
 
 /// What ends a search. Every limit given applies; the first one reached
@@ -310,6 +326,10 @@ impl SearchHandle {
 /// and runs one search at a time on a worker thread.
 pub struct Engine {
     tt: Arc<TranspositionTable>,
+    /// No search has used the table since it was built: it is still all
+    /// zero, and clearing it would only touch every page of a table whose
+    /// pages the OS zeroes lazily (seconds for a big one).
+    tt_fresh: bool,
     shared: Arc<std::sync::Mutex<Arc<Shared>>>,
     threads: usize,
     histories: Option<Box<Histories>>,
@@ -343,6 +363,7 @@ impl Engine {
                 DEFAULT_HASH_MB,
                 TtPolicy::TwoTier,
             )),
+            tt_fresh: true,
             shared: Arc::new(std::sync::Mutex::new(Arc::new(Shared::new()))),
             threads: 1,
             histories: Some(Histories::new_boxed()),
@@ -371,6 +392,7 @@ impl Engine {
         if let Some(small) = TranspositionTable::try_new(1, TtPolicy::TwoTier) {
             self.tt = Arc::new(small);
         }
+        self.tt_fresh = true;
         if let Some(tt) = TranspositionTable::try_new(mb, TtPolicy::TwoTier) {
             self.tt = Arc::new(tt);
             return Ok(());
@@ -395,7 +417,10 @@ impl Engine {
     /// Forgets everything learned: clears the table and the histories.
     pub fn new_game(&mut self) {
         self.wait();
-        self.tt.clear();
+        if !self.tt_fresh {
+            self.tt.clear();
+            self.tt_fresh = true;
+        }
         if let Some(h) = self.histories.as_mut() {
             h.clear();
         }
@@ -418,6 +443,7 @@ impl Engine {
             Err(p) => *p.into_inner() = Arc::clone(&shared),
         }
         let tt = Arc::clone(&self.tt);
+        self.tt_fresh = false;
         let mut histories = self.histories.take().unwrap_or_else(Histories::new_boxed);
         self.worker = Some(std::thread::spawn(move || {
             let mut on_event = on_event;

@@ -7,9 +7,16 @@ use std::time::Duration;
 
 use crate::{Clock, Limits};
 
-/// Part of the remaining time never used, for the GUI's and the OS's lag.
-const MIN_OVERHEAD: Duration = Duration::from_millis(15);
-const MAX_OVERHEAD: Duration = Duration::from_millis(50);
+/// The `Move Overhead` a clock has unless the GUI sets one (Pikafish's
+/// default).
+pub const DEFAULT_MOVE_OVERHEAD: Duration = Duration::from_millis(10);
+/// The engine's own lag margin on a clock, beyond the move overhead: 5 %
+/// of the remaining time, between these bounds. With the default move
+/// overhead the whole margin is 15 to 50 ms.
+const MIN_LAG_MARGIN: Duration = Duration::from_millis(5);
+const MAX_LAG_MARGIN: Duration = Duration::from_millis(40);
+/// Part of a fixed `movetime` never used, for the GUI's and the OS's lag.
+const MOVETIME_MARGIN: Duration = Duration::from_millis(15);
 /// Sudden death: the share of the remaining time one move may plan for.
 const SUDDEN_DEATH_MOVES: u32 = 30;
 /// The hard bound is this many times the soft one, …
@@ -35,7 +42,7 @@ impl TimeBudget {
         let mut hard: Option<Duration> = None;
         if let Some(mt) = limits.movetime {
             // A fixed budget: use all of it but the lag margin.
-            let margin = (mt / 20).clamp(Duration::from_millis(1), MIN_OVERHEAD);
+            let margin = (mt / 20).clamp(Duration::from_millis(1), MOVETIME_MARGIN);
             let h = mt.saturating_sub(margin).max(Duration::from_millis(1));
             soft = Some(h);
             hard = Some(h);
@@ -61,16 +68,16 @@ impl TimeBudget {
 
 /// Soft and hard bounds for a clock.
 ///
-/// 1. Keep an overhead: 5 % of the clock, between 15 and 50 ms (but never
-///    more than half the clock).
+/// 1. Keep back the move overhead (the GUI's `Move Overhead`) plus a lag
+///    margin of 5 % of the clock between 5 and 40 ms, but never more than
+///    half the clock: whatever the GUI claims, a move gets some time.
 /// 2. The per-move target is the usable time divided by the moves to go
 ///    (or by 30 in sudden death and Fischer), plus most of the increment.
 /// 3. The hard bound allows overrunning the target four times in a hard
 ///    iteration, capped at 60 % of the usable time so one move never
 ///    empties the clock.
 fn clock_budget(clock: &Clock) -> (Duration, Duration) {
-    let overhead = (clock.time / 20)
-        .clamp(MIN_OVERHEAD, MAX_OVERHEAD)
+    let overhead = (clock.overhead + (clock.time / 20).clamp(MIN_LAG_MARGIN, MAX_LAG_MARGIN))
         .min(clock.time / 2);
     let usable = clock.time.saturating_sub(overhead);
     let moves = clock
@@ -100,6 +107,7 @@ mod tests {
             time: ms(1000),
             increment: ms(10),
             moves_to_go: None,
+            ..Clock::default()
         });
         // usable = 1000 - 50 = 950; 950/30 = 31.666 ms + 7.5 ms.
         assert_eq!(soft, Duration::from_nanos(39_166_666));
@@ -113,10 +121,31 @@ mod tests {
             time: ms(30),
             increment: ms(10),
             moves_to_go: None,
+            ..Clock::default()
         });
         // overhead = 15 ms (half the clock), usable 15, cap 60 % of it.
         assert_eq!(hard, ms(9));
         assert!(soft <= hard);
+    }
+
+    #[test]
+    fn move_overhead_is_kept_back_from_every_move() {
+        let budget = |overhead: u64| {
+            clock_budget(&Clock {
+                time: ms(3000),
+                increment: ms(0),
+                moves_to_go: Some(1),
+                overhead: ms(overhead),
+            })
+        };
+        // One move to go: the hard cap, 60 % of the usable time, rules.
+        // The default (10 ms) keeps the old 50 ms margin on a 3 s clock.
+        assert_eq!(budget(10), (ms(1770), ms(1770)));
+        assert_eq!(budget(0), (ms(1776), ms(1776)));
+        // 1 s overhead + 40 ms margin: usable 1960 ms.
+        assert_eq!(budget(1000), (ms(1176), ms(1176)));
+        // Never more than half the clock, whatever the GUI says.
+        assert_eq!(budget(60_000), (ms(900), ms(900)));
     }
 
     #[test]
@@ -125,6 +154,7 @@ mod tests {
             time: ms(60_000),
             increment: ms(0),
             moves_to_go: Some(10),
+            ..Clock::default()
         });
         assert_eq!(soft, ms(5_995));
     }
@@ -135,6 +165,7 @@ mod tests {
             time: ms(10_000),
             increment: ms(0),
             moves_to_go: None,
+            ..Clock::default()
         };
         let normal = TimeBudget::new(&Limits {
             clock: Some(clock),
@@ -160,6 +191,7 @@ mod tests {
                 time: ms(60_000),
                 increment: ms(0),
                 moves_to_go: None,
+                ..Clock::default()
             }),
             ..Limits::default()
         };

@@ -72,6 +72,7 @@
 //! unconditionally, `Depth` replaces when deeper-or-equal or older. `Off`
 //! never stores and never hits.
 
+use std::alloc::Layout;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use board::{Move, Position};
@@ -303,6 +304,34 @@ fn decode(data: u64, ply: usize) -> TtEntry {
     }
 }
 
+/// `n` empty slots (`n` > 0) in zeroed memory, or `None` when the system
+/// cannot give it.
+///
+/// Zeroed memory is what the OS hands out anyway: for a big block the
+/// allocator (`calloc`) maps fresh pages that the kernel zeroes when they
+/// are first touched, so even a 16 GB table is built in microseconds and
+/// its pages are paid for as the search reaches them. Building the slots
+/// one by one instead touched every page before `readyok` (8.5 s for
+/// 4 GB).
+fn zeroed_slots(n: usize) -> Option<Vec<Slot>> {
+    let layout = Layout::array::<Slot>(n).ok()?;
+    if layout.size() == 0 {
+        return None;
+    }
+    // SAFETY: the layout's size is not zero (checked above), as
+    // `alloc_zeroed` requires.
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<Slot>();
+    if ptr.is_null() {
+        return None;
+    }
+    // SAFETY: `ptr` comes from the global allocator with the layout of
+    // `[Slot; n]`, which is the layout a `Vec<Slot>` of capacity `n` frees
+    // with; all `n` slots are initialised, because a slot is two
+    // `AtomicU64`s (same representation as `u64`), for which all-zero bytes
+    // are the valid value 0, i.e. an empty slot, as `Slot::default()`.
+    Some(unsafe { Vec::from_raw_parts(ptr, n, n) })
+}
+
 /// The shared hash table. `Sync`: every slot is a pair of atomics.
 #[derive(Debug)]
 pub struct TranspositionTable {
@@ -352,10 +381,7 @@ impl TranspositionTable {
             return None;
         }
         let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
-        let n = buckets.checked_mul(2)?;
-        let mut slots = Vec::new();
-        slots.try_reserve_exact(n).ok()?;
-        slots.resize_with(n, Slot::default);
+        let slots = zeroed_slots(buckets.checked_mul(2)?)?;
         Some(TranspositionTable {
             slots,
             mask: buckets as u64 - 1,
@@ -667,6 +693,38 @@ mod tests {
         t.clear();
         assert!(!t.probe(K2, 0).any());
         assert_eq!(t.generation(), 0);
+    }
+
+    #[test]
+    fn a_new_table_is_empty_and_usable_everywhere() {
+        let t = TranspositionTable::new(2);
+        assert_eq!(t.buckets(), 2 * (1 << 20) / BUCKET_BYTES);
+        assert_eq!(t.slots.len(), 2 * t.buckets());
+        assert!(t.slots.iter().all(|s| s.raw() == (0, 0)));
+        assert_eq!(t.hashfull(), 0);
+        // The first and the last bucket take entries.
+        let last = t.mask;
+        for key in [0, last, K1] {
+            t.store(key, 0, None, 7, 3, Bound::Exact);
+            assert_eq!(entry(&t, key, 0).map(|e| e.score), Some(7));
+        }
+        assert!(TranspositionTable::try_new(0, TtPolicy::TwoTier).is_none());
+    }
+
+    #[test]
+    fn a_huge_table_is_built_without_touching_its_pages() {
+        // 16 GB of lazily zeroed pages: fast, and no real memory used until
+        // written. Skipped where the system will not map that much.
+        let t0 = std::time::Instant::now();
+        if let Some(t) = TranspositionTable::try_new(16 << 10, TtPolicy::TwoTier) {
+            assert!(
+                t0.elapsed() < std::time::Duration::from_secs(1),
+                "{:?}",
+                t0.elapsed()
+            );
+            t.store(K1, 0, None, 5, 1, Bound::Exact);
+            assert_eq!(entry(&t, K1, 0).map(|e| e.score), Some(5));
+        }
     }
 
     #[test]

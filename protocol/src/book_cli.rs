@@ -1,13 +1,13 @@
 //! `chariot book`: build an opening book from game records, dump it as text,
 //! import text back, probe a position (Chariot books and ElephantEye
 //! `BOOK.DAT` alike), and check the Chinese-notation reader against a list
-//! of the same games in ICCS. Files ending in `.xz` are read through the
-//! `xz` program.
+//! of the same games in ICCS. Files ending in `.xz` are decompressed
+//! in-process (the `liblzma` crate).
 
-use std::io::{IsTerminal, Write};
+use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use board::{Move, Position, START_FEN};
@@ -15,6 +15,7 @@ use book::builder::{BookBuilder, BuildOptions, SkipReason};
 use book::notation::{self, NotationError};
 use book::pgn::{self, PgnGame, ReplayError};
 use book::{AnyBook, Book, text};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 /// Arguments of `chariot book`.
 #[derive(clap::Args)]
@@ -107,24 +108,17 @@ pub fn run(args: &BookArgs) -> ExitCode {
     }
 }
 
-/// The text of a file, decompressed through `xz -dc` if it ends in `.xz`.
+/// The text of a file, decompressed in-process if it ends in `.xz`.
 pub(crate) fn read_text(path: &Path) -> Result<String> {
+    let raw = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     let bytes = if path.extension().is_some_and(|e| e == "xz") {
-        let out = std::process::Command::new("xz")
-            .arg("-dc")
-            .arg(path)
-            .output()
-            .with_context(|| format!("cannot run xz for {}", path.display()))?;
-        if !out.status.success() {
-            bail!(
-                "xz failed on {}: {}",
-                path.display(),
-                String::from_utf8_lossy(&out.stderr).trim()
-            );
-        }
-        out.stdout
+        let mut text = Vec::new();
+        liblzma::read::XzDecoder::new_multi_decoder(raw.as_slice())
+            .read_to_end(&mut text)
+            .with_context(|| format!("cannot decompress {} as xz", path.display()))?;
+        text
     } else {
-        std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?
+        raw
     };
     String::from_utf8(bytes).with_context(|| format!("{} is not UTF-8 text", path.display()))
 }
@@ -134,39 +128,125 @@ fn is_tsv(path: &Path) -> bool {
         .is_some_and(|n| n.to_string_lossy().contains(".tsv"))
 }
 
-/// A progress line on stderr, only when it is a terminal.
-struct Progress {
-    enabled: bool,
-    last: Instant,
+/// Progress of a long build on stderr: a bar with rate and ETA when stderr
+/// is a terminal, plain lines (at most one every [`PLAIN_EVERY`], and one
+/// when a file is done) when it is a file or a pipe, as in CI logs.
+enum Progress {
+    Bar(ProgressBar),
+    Plain {
+        sink: Box<dyn Write>,
+        /// When the current file started and when a line was last written.
+        started: Instant,
+        last: Instant,
+    },
 }
 
+/// How often plain progress lines are written.
+const PLAIN_EVERY: Duration = Duration::from_secs(5);
+
 impl Progress {
-    fn new() -> Progress {
-        Progress {
-            enabled: std::io::stderr().is_terminal(),
+    /// The right kind for this process's stderr.
+    fn for_stderr() -> Progress {
+        if std::io::stderr().is_terminal() {
+            let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{msg} [{bar:30}] {human_pos}/{human_len} games, {rate}, ETA {eta}",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                // The average since the file began: indicatif's own
+                // estimate weighs recent steps and drifts once done.
+                .with_key(
+                    "rate",
+                    |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                        let secs = state.elapsed().as_secs_f64();
+                        #[allow(clippy::cast_precision_loss)]
+                        let rate = if secs > 0.0 {
+                            state.pos() as f64 / secs
+                        } else {
+                            0.0
+                        };
+                        let _ = write!(w, "{rate:.0} games/s");
+                    },
+                )
+                .progress_chars("#>-"),
+            );
+            Progress::Bar(bar)
+        } else {
+            Progress::plain(Box::new(std::io::stderr()))
+        }
+    }
+
+    fn plain(sink: Box<dyn Write>) -> Progress {
+        Progress::Plain {
+            sink,
+            started: Instant::now(),
             last: Instant::now(),
         }
     }
 
-    fn update(&mut self, label: &str, done: usize, total: usize) {
-        if self.enabled && (self.last.elapsed().as_millis() >= 200 || done == total) {
-            self.last = Instant::now();
-            let width = 30;
-            let filled = (done * width)
-                .checked_div(total)
-                .unwrap_or(width)
-                .min(width);
-            eprint!(
-                "\r{label} [{}{}] {done}/{total}",
-                "#".repeat(filled),
-                "-".repeat(width - filled)
-            );
-            if done == total {
-                eprintln!();
+    /// A new file of `total` games begins.
+    fn start_file(&mut self, label: &str, total: usize) {
+        match self {
+            Progress::Bar(bar) => {
+                bar.reset();
+                bar.set_length(total as u64);
+                bar.set_message(label.to_string());
             }
-            let _ = std::io::stderr().flush();
+            Progress::Plain { started, last, .. } => {
+                *started = Instant::now();
+                *last = Instant::now();
+            }
         }
     }
+
+    fn update(&mut self, label: &str, done: usize, total: usize) {
+        match self {
+            Progress::Bar(bar) => {
+                bar.set_position(done as u64);
+                if done == total {
+                    bar.finish();
+                }
+            }
+            Progress::Plain {
+                sink,
+                started,
+                last,
+            } => {
+                if done != total && last.elapsed() < PLAIN_EVERY {
+                    return;
+                }
+                *last = Instant::now();
+                let _ = writeln!(
+                    sink,
+                    "{}",
+                    plain_line(label, done, total, started.elapsed())
+                );
+                let _ = sink.flush();
+            }
+        }
+    }
+}
+
+/// One plain progress line: `<file>: <done>/<total> games (<p> %), <r>
+/// games/s, ETA <t> s`, or `…, done in <t> s` at the end.
+#[allow(clippy::cast_precision_loss)]
+fn plain_line(label: &str, done: usize, total: usize, elapsed: Duration) -> String {
+    let secs = elapsed.as_secs_f64();
+    let rate = if secs > 0.0 { done as f64 / secs } else { 0.0 };
+    let percent = if total == 0 {
+        100.0
+    } else {
+        100.0 * done as f64 / total as f64
+    };
+    let tail = if done >= total {
+        format!("done in {secs:.1} s")
+    } else if rate > 0.0 {
+        format!("ETA {:.0} s", (total - done) as f64 / rate)
+    } else {
+        "ETA unknown".to_string()
+    };
+    format!("{label}: {done}/{total} games ({percent:.1} %), {rate:.0} games/s, {tail}")
 }
 
 fn skip_reason(e: &ReplayError) -> SkipReason {
@@ -184,7 +264,7 @@ fn build(out: &Path, options: BuildOptions, files: &[PathBuf]) -> Result<ExitCod
     let mut stdout = std::io::stdout().lock();
     let start = Instant::now();
     let mut builder = BookBuilder::new(options);
-    let mut progress = Progress::new();
+    let mut progress = Progress::for_stderr();
     for file in files {
         let text = read_text(file)?;
         let label = file
@@ -192,6 +272,7 @@ fn build(out: &Path, options: BuildOptions, files: &[PathBuf]) -> Result<ExitCod
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
         if is_tsv(file) {
             let games: Vec<_> = pgn::parse_tsv(&text).collect();
+            progress.start_file(&label, games.len());
             for (i, game) in games.iter().enumerate() {
                 match game {
                     Err(_) => builder.skip(SkipReason::Unreadable),
@@ -209,6 +290,7 @@ fn build(out: &Path, options: BuildOptions, files: &[PathBuf]) -> Result<ExitCod
             }
         } else {
             let games = pgn::parse_games(&text);
+            progress.start_file(&label, games.len());
             for (i, game) in games.iter().enumerate() {
                 add_pgn_game(&mut builder, game);
                 progress.update(&label, i + 1, games.len());
@@ -342,7 +424,7 @@ fn check_notation(pgn_path: &Path, tsv_path: &Path) -> Result<ExitCode> {
             expected.len()
         )?;
     }
-    let mut progress = Progress::new();
+    let mut progress = Progress::for_stderr();
     let (mut agree, mut differ) = (0usize, 0usize);
     for (i, (game, want)) in games.iter().zip(&expected).enumerate() {
         let got = game
@@ -391,6 +473,43 @@ mod tests {
         env!("CARGO_MANIFEST_DIR"),
         "/../book/tests/data/ccpd-sample.iccs.tsv"
     );
+
+    #[test]
+    fn plain_progress_lines_have_rate_and_eta() {
+        assert_eq!(
+            plain_line("g.pgn", 250, 1000, Duration::from_secs(5)),
+            "g.pgn: 250/1000 games (25.0 %), 50 games/s, ETA 15 s"
+        );
+        assert_eq!(
+            plain_line("g.pgn", 1000, 1000, Duration::from_millis(2500)),
+            "g.pgn: 1000/1000 games (100.0 %), 400 games/s, done in 2.5 s"
+        );
+        assert_eq!(
+            plain_line("e.pgn", 0, 0, Duration::ZERO),
+            "e.pgn: 0/0 games (100.0 %), 0 games/s, done in 0.0 s"
+        );
+        assert!(plain_line("g", 0, 9, Duration::ZERO).ends_with("ETA unknown"));
+        // Lines are rate-limited, except the last one of a file.
+        let buf = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        struct Shared(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+        impl Write for Shared {
+            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(b);
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let mut p = Progress::plain(Box::new(Shared(buf.clone())));
+        p.start_file("g.pgn", 3);
+        for done in 1..=3 {
+            p.update("g.pgn", done, 3);
+        }
+        let text = String::from_utf8(buf.lock().unwrap().clone()).unwrap();
+        assert_eq!(text.lines().count(), 1, "{text}");
+        assert!(text.starts_with("g.pgn: 3/3 games (100.0 %), "), "{text}");
+    }
 
     #[test]
     fn build_from_pgn_and_from_iccs_list_agree_and_import_round_trips() {

@@ -11,6 +11,7 @@ mod bench_cli;
 mod book_cli;
 mod command;
 mod datagen_cli;
+mod notation;
 mod options;
 mod output;
 mod perft_cli;
@@ -21,9 +22,30 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// Chariot, a xiangqi engine. Run without arguments to speak UCCI or UCI.
+/// What `--version` prints: the version, the commit the binary was built
+/// from (`unknown` without git) and
+/// the build date, both recorded by `build.rs`.
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("CHARIOT_GIT_COMMIT"),
+    ", built ",
+    env!("CHARIOT_BUILD_DATE"),
+    ")"
+);
+
+/// Chariot, a xiangqi engine.
 #[derive(Parser)]
-#[command(name = "chariot", version, about)]
+#[command(
+    name = "chariot",
+    version = VERSION,
+    about = "Chariot, a xiangqi engine.",
+    long_about = "Chariot, a xiangqi engine.\n\n\
+        With no command, chariot starts the engine: it reads UCCI or UCI commands on \
+        stdin (a GUI sends `ucci` or `uci` first) and answers on stdout. The commands \
+        below are command-line tools that run once and exit.",
+    after_help = "With no command, chariot starts the UCCI/UCI engine on stdin and stdout."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

@@ -5,6 +5,7 @@
 //! out, so this module stays free of engine state.
 
 use crate::command::quote;
+use crate::notation::Notation;
 
 /// The protocol dialect in use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,14 +31,23 @@ enum Id {
     Batch,
     Debug,
     MultiPv,
+    MoveOverhead,
+    ShowWdl,
+    UciVariant,
 }
 
 /// An option's type with its default and range.
 #[derive(Clone, Copy, Debug)]
 enum Kind {
     Check(bool),
-    Spin { default: u64, min: u64, max: u64 },
+    Spin {
+        default: u64,
+        min: u64,
+        max: u64,
+    },
     Text(&'static str),
+    /// One of a fixed list of values (the first is the default).
+    Combo(&'static [&'static str]),
     Button,
 }
 
@@ -48,6 +58,9 @@ struct Spec {
     /// `None` when UCI does not advertise the option (it is still accepted
     /// under its UCCI name).
     uci: Option<&'static str>,
+    /// Advertised in the UCI handshake only: options of UCI GUIs that a
+    /// UCCI GUI would not understand (their UCCI name is still accepted).
+    uci_only: bool,
     kind: Kind,
 }
 
@@ -57,42 +70,49 @@ const SPECS: &[Spec] = &[
         id: Id::UseMillisec,
         ucci: "usemillisec",
         uci: None,
+        uci_only: false,
         kind: Kind::Check(true),
     },
     Spec {
         id: Id::Batch,
         ucci: "batch",
         uci: None,
+        uci_only: false,
         kind: Kind::Check(false),
     },
     Spec {
         id: Id::Debug,
         ucci: "debug",
         uci: None,
+        uci_only: false,
         kind: Kind::Check(false),
     },
     Spec {
         id: Id::Ponder,
         ucci: "ponder",
         uci: Some("Ponder"),
+        uci_only: false,
         kind: Kind::Check(false),
     },
     Spec {
         id: Id::UseBook,
         ucci: "usebook",
         uci: Some("OwnBook"),
+        uci_only: false,
         kind: Kind::Check(true),
     },
     Spec {
         id: Id::BookFiles,
         ucci: "bookfiles",
         uci: Some("BookFile"),
+        uci_only: false,
         kind: Kind::Text(DEFAULT_BOOK),
     },
     Spec {
         id: Id::BookDepth,
         ucci: "bookdepth",
         uci: Some("BookDepth"),
+        uci_only: false,
         kind: Kind::Spin {
             default: 40,
             min: 0,
@@ -103,6 +123,7 @@ const SPECS: &[Spec] = &[
         id: Id::BookVariety,
         ucci: "bookvariety",
         uci: Some("BookVariety"),
+        uci_only: false,
         kind: Kind::Spin {
             default: 100,
             min: 0,
@@ -113,6 +134,7 @@ const SPECS: &[Spec] = &[
         id: Id::Hash,
         ucci: "hashsize",
         uci: Some("Hash"),
+        uci_only: false,
         kind: Kind::Spin {
             default: 16,
             min: 1,
@@ -123,6 +145,7 @@ const SPECS: &[Spec] = &[
         id: Id::Threads,
         ucci: "threads",
         uci: Some("Threads"),
+        uci_only: false,
         kind: Kind::Spin {
             default: 1,
             min: 1,
@@ -133,6 +156,7 @@ const SPECS: &[Spec] = &[
         id: Id::MultiPv,
         ucci: "multipv",
         uci: Some("MultiPV"),
+        uci_only: false,
         kind: Kind::Spin {
             default: 1,
             min: 1,
@@ -140,12 +164,41 @@ const SPECS: &[Spec] = &[
         },
     },
     Spec {
+        id: Id::MoveOverhead,
+        ucci: "moveoverhead",
+        uci: Some("Move Overhead"),
+        uci_only: false,
+        kind: Kind::Spin {
+            default: 10,
+            min: 0,
+            max: 5000,
+        },
+    },
+    Spec {
+        id: Id::ShowWdl,
+        ucci: "uci_showwdl",
+        uci: Some("UCI_ShowWDL"),
+        uci_only: true,
+        kind: Kind::Check(false),
+    },
+    Spec {
+        id: Id::UciVariant,
+        ucci: "uci_variant",
+        uci: Some("UCI_Variant"),
+        uci_only: true,
+        kind: Kind::Combo(&[VARIANT]),
+    },
+    Spec {
         id: Id::NewGame,
         ucci: "newgame",
         uci: Some("Clear Hash"),
+        uci_only: false,
         kind: Kind::Button,
     },
 ];
+
+/// The one `UCI_Variant` Chariot plays.
+pub const VARIANT: &str = "xiangqi";
 
 /// The `bookfiles` default: the book compiled into the binary.
 pub const DEFAULT_BOOK: &str = "<builtin>";
@@ -200,6 +253,15 @@ pub struct Options {
     pub debug: bool,
     /// Principal variations reported.
     pub multipv: usize,
+    /// `Move Overhead`: milliseconds kept back from every clock-limited
+    /// move for the time lost outside the search.
+    pub move_overhead_ms: u64,
+    /// `UCI_ShowWDL`: UCI `info` lines carry `wdl <w> <d> <l>`.
+    pub show_wdl: bool,
+    /// The notation of moves: ICCS until a GUI sets `UCI_Variant`, which
+    /// Fairy-Stockfish and the cutechess fork that plays xiangqi do, and
+    /// which selects their ranks 1–10.
+    pub notation: Notation,
 }
 
 impl Default for Options {
@@ -216,6 +278,9 @@ impl Default for Options {
             batch: false,
             debug: false,
             multipv: 1,
+            move_overhead_ms: 10,
+            show_wdl: false,
+            notation: Notation::Iccs,
         }
     }
 }
@@ -231,6 +296,7 @@ pub fn advertise(dialect: Dialect) -> Vec<String> {
     let mut lines = Vec::new();
     for spec in SPECS {
         match dialect {
+            Dialect::Ucci if spec.uci_only => {}
             Dialect::Ucci => {
                 let tail = match spec.kind {
                     Kind::Check(d) => format!("type check default {d}"),
@@ -238,6 +304,7 @@ pub fn advertise(dialect: Dialect) -> Vec<String> {
                         format!("type spin min {min} max {max} default {default}")
                     }
                     Kind::Text(d) => format!("type string default {d}"),
+                    Kind::Combo(values) => combo_tail(values),
                     Kind::Button => "type button".to_string(),
                 };
                 lines.push(format!("option {} {tail}", spec.ucci));
@@ -250,6 +317,7 @@ pub fn advertise(dialect: Dialect) -> Vec<String> {
                         format!("type spin default {default} min {min} max {max}")
                     }
                     Kind::Text(d) => format!("type string default {d}"),
+                    Kind::Combo(values) => combo_tail(values),
                     Kind::Button => "type button".to_string(),
                 };
                 lines.push(format!("option name {name} {tail}"));
@@ -257,6 +325,16 @@ pub fn advertise(dialect: Dialect) -> Vec<String> {
         }
     }
     lines
+}
+
+/// `type combo default <first> var <v>…`, the same in both dialects.
+fn combo_tail(values: &[&str]) -> String {
+    let mut tail = format!("type combo default {}", values.first().unwrap_or(&""));
+    for v in values {
+        tail.push_str(" var ");
+        tail.push_str(v);
+    }
+    tail
 }
 
 fn read_check(text: &str) -> Option<bool> {
@@ -318,6 +396,7 @@ impl Options {
                     Id::UseBook => self.usebook = on,
                     Id::Batch => self.batch = on,
                     Id::Debug => self.debug = on,
+                    Id::ShowWdl => self.show_wdl = on,
                     _ => {}
                 }
             }
@@ -326,6 +405,21 @@ impl Options {
                 if spec.id == Id::BookFiles {
                     self.bookfiles.clone_from(&text);
                     applied.action = Some(Action::OpenBook(text));
+                }
+            }
+            Kind::Combo(values) => {
+                let text = value.unwrap_or_default();
+                let Some(&chosen) = values.iter().find(|v| v.eq_ignore_ascii_case(text)) else {
+                    applied.diagnostics.push(format!(
+                        "option {}: '{}' is not one of {}; ignored",
+                        spec.uci.unwrap_or(spec.ucci),
+                        quote(text),
+                        values.join(", ")
+                    ));
+                    return applied;
+                };
+                if spec.id == Id::UciVariant && chosen == VARIANT {
+                    self.notation = Notation::Ranks1To10;
                 }
             }
             Kind::Spin { default, min, max } => {
@@ -362,6 +456,7 @@ impl Options {
                         applied.action = Some(Action::SetThreads(n_usize));
                     }
                     Id::MultiPv => self.multipv = n_usize,
+                    Id::MoveOverhead => self.move_overhead_ms = n,
                     Id::BookDepth => self.bookdepth = u32::try_from(n).unwrap_or(u32::MAX),
                     Id::BookVariety => self.bookvariety = u32::try_from(n).unwrap_or(u32::MAX),
                     _ => {}
@@ -459,6 +554,56 @@ mod tests {
             assert_eq!(o.set(dialect, "MultiPV", Some("3")), Applied::default());
             assert_eq!(o.multipv, 3);
         }
+    }
+
+    #[test]
+    fn pikafish_options() {
+        let uci = advertise(Dialect::Uci);
+        assert!(uci.contains(
+            &"option name Move Overhead type spin default 10 min 0 max 5000".to_string()
+        ));
+        assert!(uci.contains(&"option name UCI_ShowWDL type check default false".to_string()));
+        let ucci = advertise(Dialect::Ucci);
+        assert!(
+            ucci.contains(&"option moveoverhead type spin min 0 max 5000 default 10".to_string())
+        );
+        assert!(
+            !ucci
+                .iter()
+                .any(|l| l.contains("wdl") || l.contains("variant"))
+        );
+        let mut o = Options::default();
+        assert_eq!(
+            u128::from(o.move_overhead_ms),
+            engine::DEFAULT_MOVE_OVERHEAD.as_millis()
+        );
+        assert_eq!(
+            o.set(Dialect::Uci, "move overhead", Some("300")),
+            Applied::default()
+        );
+        assert_eq!(o.move_overhead_ms, 300);
+        assert_eq!(
+            o.set(Dialect::Uci, "Move Overhead", Some("9000"))
+                .diagnostics
+                .len(),
+            1
+        );
+        assert_eq!(o.move_overhead_ms, 5000);
+        assert_eq!(
+            o.set(Dialect::Uci, "UCI_ShowWDL", Some("true")),
+            Applied::default()
+        );
+        assert!(o.show_wdl);
+        assert_eq!(
+            o.set(Dialect::Uci, "UCI_Variant", Some("Xiangqi")),
+            Applied::default()
+        );
+        assert_eq!(o.notation, Notation::Ranks1To10);
+        let a = o.set(Dialect::Uci, "Skill Level", Some("3"));
+        assert_eq!(
+            a.diagnostics,
+            vec!["unknown option: Skill Level".to_string()]
+        );
     }
 
     #[test]

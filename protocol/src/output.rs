@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use board::{Color, Move, PieceKind, Position, Reason, Square};
 use engine::{Bound, Report, Score};
 
+use crate::notation::Notation;
 use crate::options::Dialect;
 
 /// UCCI's and UCI's common score bound for non-mate scores: keeps them
@@ -123,24 +124,74 @@ pub fn reason_text(reason: Reason) -> &'static str {
     }
 }
 
-fn pv_text(pv: &[Move]) -> String {
+fn pv_text(pv: &[Move], notation: Notation) -> String {
     let mut text = String::new();
-    for m in pv {
-        let _ = write!(text, " {m}");
+    for &m in pv {
+        let _ = write!(text, " {}", notation.show(m));
     }
     text
 }
 
+/// How `info` lines are written, as the dialect and the options decide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InfoStyle {
+    /// The dialect.
+    pub dialect: Dialect,
+    /// The notation of moves.
+    pub notation: Notation,
+    /// The `MultiPV` option: UCCI names a line's index only above 1.
+    pub multipv: usize,
+    /// `UCI_ShowWDL`: UCI lines carry `wdl <w> <d> <l>` after the score.
+    pub wdl: bool,
+}
+
+/// The score at which the side to move wins half its games in the
+/// win/draw/loss model of [`wdl`], in centipawns.
+const WDL_HALF_WIN_CP: f64 = 250.0;
+/// The spread of the model's logistic curve, in centipawns.
+const WDL_SPREAD_CP: f64 = 75.0;
+
+/// Win, draw and loss chances per mille for `score` (side to move's view),
+/// as `UCI_ShowWDL` reports them.
+///
+/// The model is the logistic curve Stockfish and Pikafish use, with fixed
+/// constants instead of ones that depend on material:
+///
+/// 1. win: `W(s) = 1 / (1 + exp((A − s) / B))` with `A` =
+///    [`WDL_HALF_WIN_CP`] (250, about half a horse and a pawn: the score
+///    that wins half the games) and `B` = [`WDL_SPREAD_CP`] (75);
+/// 2. loss: `L(s) = W(−s)`, the same curve seen from the other side;
+/// 3. draw: what is left, `1 − W − L` (never negative, since `A` > 0).
+///
+/// So an even position reads 34/932/34, a pawn up 119/872/9 and a horse up
+/// 906/94/0. The constants are a first guess in the shape of those engines'
+/// models, not yet fitted to Chariot's own games. A mate (or a rule verdict
+/// scored like one) is a certain win or loss. Each part is rounded; the
+/// draw takes the rounding, so the three always sum to 1000.
+pub fn wdl(score: Score) -> (u32, u32, u32) {
+    let cp = match score {
+        Score::Cp(cp) => f64::from(cp),
+        Score::Mate(plies) if plies > 0 => return (1000, 0, 0),
+        Score::Mate(_) => return (0, 0, 1000),
+    };
+    let chance = |s: f64| 1.0 / (1.0 + ((WDL_HALF_WIN_CP - s) / WDL_SPREAD_CP).exp());
+    // Both chances lie in 0..=1, so the rounded per mille fit a u32.
+    let per_mille = |p: f64| (p * 1000.0).round().clamp(0.0, 1000.0) as u32;
+    let (win, loss) = (per_mille(chance(cp)), per_mille(chance(-cp)));
+    let loss = loss.min(1000 - win);
+    (win, 1000 - win - loss, loss)
+}
+
 /// The `info` line for one iteration, or `None` when the dialect does not
-/// print it (UCCI prints exact scores only). `multipv` is the option value:
-/// UCCI names the line's index only when it is above 1.
-pub fn report_line(dialect: Dialect, report: &Report, multipv: usize) -> Option<String> {
-    match dialect {
+/// print it (UCCI prints exact scores only).
+pub fn report_line(style: &InfoStyle, report: &Report) -> Option<String> {
+    let notation = style.notation;
+    match style.dialect {
         Dialect::Ucci => {
             if report.bound != Bound::Exact {
                 return None;
             }
-            let index = if multipv > 1 {
+            let index = if style.multipv > 1 {
                 format!(" multipv {}", report.multipv)
             } else {
                 String::new()
@@ -149,7 +200,7 @@ pub fn report_line(dialect: Dialect, report: &Report, multipv: usize) -> Option<
                 "info depth {}{index} score {} pv{}",
                 report.depth,
                 score_value(report.score),
-                pv_text(&report.pv)
+                pv_text(&report.pv, notation)
             ))
         }
         Dialect::Uci => {
@@ -158,8 +209,14 @@ pub fn report_line(dialect: Dialect, report: &Report, multipv: usize) -> Option<
                 Bound::Lower => " lowerbound",
                 Bound::Upper => " upperbound",
             };
+            let wdl = if style.wdl {
+                let (w, d, l) = wdl(report.score);
+                format!(" wdl {w} {d} {l}")
+            } else {
+                String::new()
+            };
             Some(format!(
-                "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {} hashfull {} time {} pv{}",
+                "info depth {} seldepth {} multipv {} score {}{wdl}{bound} nodes {} nps {} hashfull {} time {} pv{}",
                 report.depth,
                 report.seldepth,
                 report.multipv,
@@ -168,7 +225,7 @@ pub fn report_line(dialect: Dialect, report: &Report, multipv: usize) -> Option<
                 report.nps,
                 report.hashfull,
                 report.time.as_millis(),
-                pv_text(&report.pv)
+                pv_text(&report.pv, notation)
             ))
         }
     }
@@ -180,7 +237,8 @@ pub fn time_nodes_line(time_ms: u128, nodes: u64) -> String {
 }
 
 /// The `currmove` line.
-pub fn currmove_line(dialect: Dialect, mv: Move, number: usize) -> String {
+pub fn currmove_line(dialect: Dialect, notation: Notation, mv: Move, number: usize) -> String {
+    let mv = notation.show(mv);
     match dialect {
         Dialect::Ucci => format!("info currmove {mv}"),
         Dialect::Uci => format!("info currmove {mv} currmovenumber {number}"),
@@ -188,10 +246,10 @@ pub fn currmove_line(dialect: Dialect, mv: Move, number: usize) -> String {
 }
 
 /// The final line for a move.
-pub fn bestmove_line(best: Move, ponder: Option<Move>, draw: bool) -> String {
-    let mut line = format!("bestmove {best}");
+pub fn bestmove_line(notation: Notation, best: Move, ponder: Option<Move>, draw: bool) -> String {
+    let mut line = format!("bestmove {}", notation.show(best));
     if let Some(p) = ponder {
-        let _ = write!(line, " ponder {p}");
+        let _ = write!(line, " ponder {}", notation.show(p));
     }
     if draw {
         line.push_str(" draw");
@@ -329,25 +387,79 @@ mod tests {
         assert_eq!(uci_score(Score::Mate(0)), "mate 0");
     }
 
+    fn style(dialect: Dialect, notation: Notation, multipv: usize) -> InfoStyle {
+        InfoStyle {
+            dialect,
+            notation,
+            multipv,
+            wdl: false,
+        }
+    }
+
+    #[test]
+    fn wdl_model() {
+        assert_eq!(wdl(Score::Cp(0)), (34, 932, 34));
+        assert_eq!(wdl(Score::Cp(100)), (119, 872, 9));
+        assert_eq!(wdl(Score::Cp(-100)), (9, 872, 119));
+        assert_eq!(wdl(Score::Cp(250)), (500, 499, 1));
+        assert_eq!(wdl(Score::Cp(420)), (906, 94, 0));
+        assert_eq!(wdl(Score::Cp(30_000)), (1000, 0, 0));
+        assert_eq!(wdl(Score::Cp(i32::MIN)), (0, 0, 1000));
+        assert_eq!(wdl(Score::Mate(3)), (1000, 0, 0));
+        assert_eq!(wdl(Score::Mate(-2)), (0, 0, 1000));
+        // Monotone, and always 1000 in all.
+        let mut last = (0, 0, 1000);
+        for cp in -2000..=2000 {
+            let (w, d, l) = wdl(Score::Cp(cp));
+            assert_eq!(w + d + l, 1000);
+            assert!(w >= last.0 && l <= last.2, "{cp}");
+            last = (w, d, l);
+        }
+        let r = report(Score::Cp(100), Bound::Lower);
+        let with = InfoStyle {
+            wdl: true,
+            ..style(Dialect::Uci, Notation::Iccs, 1)
+        };
+        assert!(
+            report_line(&with, &r)
+                .unwrap()
+                .contains(" score cp 100 wdl 119 872 9 lowerbound nodes ")
+        );
+        let ucci = InfoStyle {
+            dialect: Dialect::Ucci,
+            ..with
+        };
+        let r = report(Score::Cp(100), Bound::Exact);
+        assert!(!report_line(&ucci, &r).unwrap().contains("wdl"));
+    }
+
     #[test]
     fn report_lines() {
         let r = report(Score::Cp(35), Bound::Exact);
         assert_eq!(
-            report_line(Dialect::Ucci, &r, 1).unwrap(),
+            report_line(&style(Dialect::Ucci, Notation::Iccs, 1), &r).unwrap(),
             "info depth 5 score 35 pv h2e2 h9g7"
         );
         assert_eq!(
-            report_line(Dialect::Ucci, &r, 2).unwrap(),
+            report_line(&style(Dialect::Ucci, Notation::Iccs, 2), &r).unwrap(),
             "info depth 5 multipv 1 score 35 pv h2e2 h9g7"
         );
         assert_eq!(
-            report_line(Dialect::Uci, &r, 1).unwrap(),
+            report_line(&style(Dialect::Uci, Notation::Iccs, 1), &r).unwrap(),
             "info depth 5 seldepth 9 multipv 1 score cp 35 nodes 12345 nps 100000 hashfull 7 time 123 pv h2e2 h9g7"
         );
         let r = report(Score::Mate(3), Bound::Lower);
-        assert_eq!(report_line(Dialect::Ucci, &r, 1), None);
         assert_eq!(
-            report_line(Dialect::Uci, &r, 1).unwrap(),
+            report_line(&style(Dialect::Ucci, Notation::Iccs, 1), &r),
+            None
+        );
+        assert!(
+            report_line(&style(Dialect::Uci, Notation::Ranks1To10, 1), &r)
+                .unwrap()
+                .ends_with(" pv h3e3 h10g8")
+        );
+        assert_eq!(
+            report_line(&style(Dialect::Uci, Notation::Iccs, 1), &r).unwrap(),
             "info depth 5 seldepth 9 multipv 1 score mate 2 lowerbound nodes 12345 nps 100000 hashfull 7 time 123 pv h2e2 h9g7"
         );
     }
@@ -357,10 +469,13 @@ mod tests {
         let m: Move = "h2e2".parse().unwrap();
         let p: Move = "h9g7".parse().unwrap();
         assert_eq!(
-            bestmove_line(m, Some(p), false),
+            bestmove_line(Notation::Iccs, m, Some(p), false),
             "bestmove h2e2 ponder h9g7"
         );
-        assert_eq!(bestmove_line(m, None, true), "bestmove h2e2 draw");
+        assert_eq!(
+            bestmove_line(Notation::Iccs, m, None, true),
+            "bestmove h2e2 draw"
+        );
         assert_eq!(no_move_line(Dialect::Ucci), "nobestmove");
         assert_eq!(no_move_line(Dialect::Uci), "bestmove (none)");
         assert_eq!(depth_zero_line(Dialect::Ucci, 12), "info depth 0 score 12");
@@ -369,7 +484,7 @@ mod tests {
             "info depth 0 score cp -12"
         );
         assert_eq!(
-            currmove_line(Dialect::Uci, m, 4),
+            currmove_line(Dialect::Uci, Notation::Iccs, m, 4),
             "info currmove h2e2 currmovenumber 4"
         );
         assert_eq!(time_nodes_line(5, 6), "info time 5 nodes 6");

@@ -12,6 +12,9 @@ use board::{Position, START_FEN};
 #[derive(clap::Args)]
 pub struct PerftArgs {
     /// Depth in plies (with --epd: the deepest depth to check; default all).
+    // Negative numbers are values here, so that `perft -1` gets the same
+    // depth message as `perft 99` instead of clap's "unexpected argument".
+    #[arg(allow_negative_numbers = true)]
     depth: Option<String>,
     /// The position (all its fields, quoted or not); the start position if absent.
     fen: Vec<String>,

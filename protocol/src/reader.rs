@@ -1,6 +1,7 @@
-//! The reader thread: reads stdin line by line as bytes, decodes each line
-//! lossily, parses it and forwards it to the session. It never searches and
-//! never writes to stdout, so it stays responsive whatever the session does.
+//! The reader thread: reads stdin line by line as bytes (LF, CRLF or bare
+//! CR ending a line), decodes each line lossily, parses it and forwards it
+//! to the session. It never searches and never writes to stdout, so it
+//! stays responsive whatever the session does.
 //!
 //! Lines are capped at [`MAX_LINE`] bytes so that endless input without a
 //! newline cannot exhaust memory; a longer line is dropped whole (a cut
@@ -17,9 +18,16 @@ use crate::session::Input;
 /// thousand moves.
 pub const MAX_LINE: usize = 1 << 20;
 
-/// Reads one line (without its `\n`) into `buf`, keeping at most `max`
-/// bytes. Returns `None` at end of input, else whether the line was longer
-/// than `max`.
+/// Reads one line, without its line end, into `buf`, keeping at most
+/// `max` bytes. A line ends at LF, at CRLF or at a bare CR (classic Mac
+/// line ends, which some GUIs still send). Returns `None` at end of
+/// input, else whether the line was longer than `max`.
+///
+/// `after_cr` carries state between calls: a line that ended at CR sets
+/// it, so that the LF of a CRLF pair, which may arrive only with the next
+/// read, is skipped instead of being read as an empty line. A line must be
+/// returned as soon as its CR arrives: the GUI may wait for our answer
+/// before it sends anything else.
 ///
 /// # Errors
 /// A read error other than an interruption.
@@ -27,6 +35,7 @@ pub fn read_line(
     reader: &mut impl BufRead,
     buf: &mut Vec<u8>,
     max: usize,
+    after_cr: &mut bool,
 ) -> io::Result<Option<bool>> {
     buf.clear();
     let mut too_long = false;
@@ -40,17 +49,23 @@ pub fn read_line(
         if chunk.is_empty() {
             return Ok(any.then_some(too_long));
         }
+        if std::mem::take(after_cr) && chunk[0] == b'\n' {
+            reader.consume(1);
+            continue;
+        }
         any = true;
-        let newline = chunk.iter().position(|&b| b == b'\n');
-        let take = newline.unwrap_or(chunk.len());
+        let end = chunk.iter().position(|&b| b == b'\n' || b == b'\r');
+        let take = end.unwrap_or(chunk.len());
         let room = max.saturating_sub(buf.len());
         if take > room {
             too_long = true;
         }
         buf.extend_from_slice(&chunk[..take.min(room)]);
-        let used = newline.map_or(chunk.len(), |i| i + 1);
+        let ended_by = end.map(|i| chunk[i]);
+        let used = end.map_or(chunk.len(), |i| i + 1);
         reader.consume(used);
-        if newline.is_some() {
+        if let Some(byte) = ended_by {
+            *after_cr = byte == b'\r';
             return Ok(Some(too_long));
         }
     }
@@ -60,8 +75,9 @@ pub fn read_line(
 /// [`Input::Eof`]. Returns early when the session has gone.
 pub fn run(mut reader: impl BufRead, tx: &Sender<Input>) {
     let mut buf = Vec::new();
+    let mut after_cr = false;
     loop {
-        let item = match read_line(&mut reader, &mut buf, MAX_LINE) {
+        let item = match read_line(&mut reader, &mut buf, MAX_LINE, &mut after_cr) {
             Ok(None) | Err(_) => Input::Eof,
             Ok(Some(true)) => Input::Line(Err(ParseError::Malformed(format!(
                 "line longer than {MAX_LINE} bytes ignored"
@@ -79,17 +95,66 @@ pub fn run(mut reader: impl BufRead, tx: &Sender<Input>) {
 mod tests {
     use super::*;
 
-    #[test]
-    fn lines_crlf_and_eof() {
-        let mut r = io::Cursor::new(b"ucci\r\n\nisready".to_vec());
+    /// Every line of `data`, read with `max` bytes per line through a
+    /// buffer of `capacity` bytes, with the too-long flags.
+    fn lines(data: &[u8], capacity: usize, max: usize) -> Vec<(Vec<u8>, bool)> {
+        let mut r = io::BufReader::with_capacity(capacity, io::Cursor::new(data.to_vec()));
         let mut buf = Vec::new();
-        assert_eq!(read_line(&mut r, &mut buf, 100).unwrap(), Some(false));
-        assert_eq!(buf, b"ucci\r");
-        assert_eq!(read_line(&mut r, &mut buf, 100).unwrap(), Some(false));
-        assert_eq!(buf, b"");
-        assert_eq!(read_line(&mut r, &mut buf, 100).unwrap(), Some(false));
-        assert_eq!(buf, b"isready");
-        assert_eq!(read_line(&mut r, &mut buf, 100).unwrap(), None);
+        let mut after_cr = false;
+        let mut out = Vec::new();
+        while let Some(long) = read_line(&mut r, &mut buf, max, &mut after_cr).unwrap() {
+            out.push((buf.clone(), long));
+        }
+        out
+    }
+
+    fn plain(lines: &[&str]) -> Vec<(Vec<u8>, bool)> {
+        lines
+            .iter()
+            .map(|l| (l.as_bytes().to_vec(), false))
+            .collect()
+    }
+
+    #[test]
+    fn lf_crlf_and_bare_cr_all_end_lines() {
+        // Every buffer size, so that a CRLF pair is also split between two
+        // reads.
+        for capacity in 1..12 {
+            assert_eq!(
+                lines(b"ucci\r\n\nisready", capacity, 100),
+                plain(&["ucci", "", "isready"])
+            );
+            assert_eq!(
+                lines(b"ucci\risready\r", capacity, 100),
+                plain(&["ucci", "isready"])
+            );
+            assert_eq!(
+                lines(b"a\r\rb\n\r\nc\r\n", capacity, 100),
+                plain(&["a", "", "b", "", "c"])
+            );
+        }
+    }
+
+    #[test]
+    fn a_bare_cr_line_is_returned_without_waiting_for_more() {
+        // A reader that fails after "uci\r": the line must come out before
+        // the reader is asked again.
+        struct Then<R>(R);
+        impl<R: io::Read> io::Read for Then<R> {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                match self.0.read(buf)? {
+                    0 => Err(io::Error::other("would block")),
+                    n => Ok(n),
+                }
+            }
+        }
+        let mut r = io::BufReader::new(Then(io::Cursor::new(b"uci\r".to_vec())));
+        let (mut buf, mut after_cr) = (Vec::new(), false);
+        assert_eq!(
+            read_line(&mut r, &mut buf, 100, &mut after_cr).unwrap(),
+            Some(false)
+        );
+        assert_eq!(buf, b"uci");
     }
 
     #[test]
@@ -97,12 +162,10 @@ mod tests {
         let mut data = vec![b'x'; 10_000];
         data.extend_from_slice(b"\nquit\n");
         // A small buffer forces many fill_buf rounds.
-        let mut r = io::BufReader::with_capacity(7, io::Cursor::new(data));
-        let mut buf = Vec::new();
-        assert_eq!(read_line(&mut r, &mut buf, 100).unwrap(), Some(true));
-        assert_eq!(buf.len(), 100);
-        assert_eq!(read_line(&mut r, &mut buf, 100).unwrap(), Some(false));
-        assert_eq!(buf, b"quit");
+        let got = lines(&data, 7, 100);
+        assert_eq!(got.len(), 2);
+        assert_eq!((got[0].0.len(), got[0].1), (100, true));
+        assert_eq!(got[1], (b"quit".to_vec(), false));
     }
 
     #[test]

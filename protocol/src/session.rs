@@ -22,9 +22,8 @@ use board::{Color, Move, Outcome, Position, Reason};
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 use engine::{Clock, Engine, Event, Favoured, Limits, SearchHandle, SearchResult};
 
-use crate::command::{
-    Base, Command, Depth, GoCommand, MAX_TIME_MS, ParseError, PositionSpec, quote,
-};
+use crate::command::{Base, Command, Depth, GoCommand, MAX_TIME_MS, ParseError, PositionSpec};
+use crate::notation::Notation;
 use crate::options::{Action, Dialect, Options};
 use crate::output::{self, Output};
 
@@ -121,7 +120,9 @@ impl Session {
     /// at the start position.
     pub fn new(out: Output) -> Session {
         let options = Options::default();
-        let book = book::BookSet::open(&options.bookfiles).ok();
+        // The default spec is the built-in book, which always opens.
+        let (book, _) = book::BookSet::open_available(&options.bookfiles);
+        let book = (!book.is_empty()).then_some(book);
         let book_seed = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0x9e37_79b9, |d| {
@@ -335,7 +336,8 @@ impl Session {
             Some(m) if run.allowed.contains(&m) => Some(m),
             Some(m) => {
                 self.diag(&format!(
-                    "search returned {m}, which is not allowed here; playing another move"
+                    "search returned {}, which is not allowed here; playing another move",
+                    self.notation().show(m)
                 ));
                 run.allowed.first().copied()
             }
@@ -345,11 +347,14 @@ impl Session {
             self.out.line(output::no_move_line(self.dialect));
             return;
         };
+        let notation = self.notation();
         if let Some(book) = run.book
             && book != best
         {
             self.diag(&format!(
-                "book move {book} overruled: the search prefers {best} by more than {BOOK_MARGIN} cp"
+                "book move {} overruled: the search prefers {} by more than {BOOK_MARGIN} cp",
+                notation.show(book),
+                notation.show(best)
             ));
         }
         let mut after = run.pos.clone();
@@ -360,7 +365,8 @@ impl Session {
         let draw = self.dialect == Dialect::Ucci
             && run.draw_offered
             && output::score_value(result.score) <= 0;
-        self.out.line(&output::bestmove_line(best, ponder, draw));
+        self.out
+            .line(&output::bestmove_line(notation, best, ponder, draw));
     }
 
     fn quit(&self) -> Flow {
@@ -464,29 +470,42 @@ impl Session {
             }
             Some(Action::SetThreads(n)) => self.engine.set_threads(n),
             Some(Action::NewGame) => self.engine.new_game(),
-            Some(Action::OpenBook(spec)) => match book::BookSet::open(&spec) {
-                Ok(set) => self.book = Some(set),
-                Err(e) => {
-                    self.book = None;
-                    self.diag(&format!(
-                        "book not opened ({}); playing without a book",
-                        quote(&e.to_string())
-                    ));
-                }
-            },
+            Some(Action::OpenBook(spec)) => self.open_books(&spec),
         }
     }
 
-    /// Builds the position a `position` or `probe` line describes.
-    fn build_position(spec: &PositionSpec) -> Result<Position, String> {
+    /// The notation moves are read and written in.
+    fn notation(&self) -> Notation {
+        self.options.notation
+    }
+
+    /// Opens the books of a `bookfiles` value: plays from those that open
+    /// and names each that does not, with the whole reason (the OS's words
+    /// are never cut).
+    fn open_books(&mut self, spec: &str) {
+        let (set, failed) = book::BookSet::open_available(spec);
+        let left = match set.books().len() {
+            0 => "playing without a book".to_string(),
+            1 => "using the 1 book that opened".to_string(),
+            n => format!("using the {n} books that opened"),
+        };
+        for e in &failed {
+            self.diag(&format!("{}; {left}", book_failure(e)));
+        }
+        self.book = (!set.is_empty()).then_some(set);
+    }
+
+    /// Builds the position a `position` or `probe` line describes, reading
+    /// its moves in `notation`.
+    fn build_position(spec: &PositionSpec, notation: Notation) -> Result<Position, String> {
         let mut pos = match &spec.base {
             Base::StartPos => Position::startpos(),
             Base::Fen(fen) => Position::from_fen(fen).map_err(|e| format!("invalid FEN ({e})"))?,
         };
         for (i, text) in spec.moves.iter().enumerate() {
-            let m = pos
-                .parse_move(text)
-                .map_err(|e| format!("move {} of the list: {}", i + 1, quote(&e.to_string())))?;
+            let m = notation
+                .read(&pos, text)
+                .map_err(|e| format!("move {} of the list: {e}", i + 1))?;
             pos.make_move(m);
         }
         Ok(pos)
@@ -494,7 +513,7 @@ impl Session {
 
     fn set_position(&mut self, spec: &PositionSpec) {
         self.bans.clear();
-        match Session::build_position(spec) {
+        match Session::build_position(spec, self.notation()) {
             Ok(pos) => self.position = Some(pos),
             Err(why) => {
                 self.position = None;
@@ -512,13 +531,10 @@ impl Session {
         };
         let mut bans = Vec::with_capacity(moves.len());
         for text in moves {
-            match pos.parse_move(text) {
+            match self.notation().read(pos, text) {
                 Ok(m) => bans.push(m),
                 Err(e) => {
-                    self.diag(&format!(
-                        "banmoves rejected: {}; ban list unchanged",
-                        quote(&e.to_string())
-                    ));
+                    self.diag(&format!("banmoves rejected: {e}; ban list unchanged"));
                     return;
                 }
             }
@@ -527,14 +543,15 @@ impl Session {
     }
 
     fn probe(&self, spec: Option<&PositionSpec>) {
-        let Some(pos) = spec.and_then(|s| Session::build_position(s).ok()) else {
+        let notation = self.notation();
+        let Some(pos) = spec.and_then(|s| Session::build_position(s, notation).ok()) else {
             self.out.line("pophash");
             return;
         };
         let mut line = String::from("pophash");
         if let Some(found) = self.engine.probe(&pos) {
             if let Some(m) = found.best.filter(|&m| pos.is_legal(m)) {
-                line.push_str(&format!(" bestmove {m}"));
+                line.push_str(&format!(" bestmove {}", notation.show(m)));
             }
             if let Some((v, d)) = found.lower {
                 line.push_str(&format!(" lowerbound {} depth {d}", output::table_score(v)));
@@ -555,14 +572,15 @@ impl Session {
         let mut pos = pos.clone();
         let stop = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&stop);
+        let notation = self.notation();
         let thread = std::thread::spawn(move || {
             let divide = pos.divide_until(depth, &|| flag.load(Ordering::Relaxed))?;
             let mut text = String::new();
             let total = if depth == 0 {
                 1
             } else {
-                for (m, n) in &divide {
-                    text.push_str(&format!("{m}: {n}\n"));
+                for &(m, n) in &divide {
+                    text.push_str(&format!("{}: {n}\n", notation.show(m)));
                 }
                 text.push('\n');
                 divide.iter().map(|(_, n)| n).sum()
@@ -591,9 +609,9 @@ impl Session {
             .collect();
         let mut only = Vec::new();
         for text in &go.searchmoves {
-            match pos.parse_move(text) {
+            match self.notation().read(pos, text) {
                 Ok(m) => only.push(m),
-                Err(e) => self.diag(&format!("searchmoves: {}; ignored", quote(&e.to_string()))),
+                Err(e) => self.diag(&format!("searchmoves: {e}; ignored")),
             }
         }
         if !only.is_empty() {
@@ -642,11 +660,13 @@ impl Session {
             (go.increment.map(|i| self.ucci_time(i)), order.increment),
             (own_inc.map(ms), own_inc_at),
         );
+        let overhead = ms(self.options.move_overhead_ms);
         if let Some(time) = time {
             return Some(Clock {
                 time,
                 increment: increment.unwrap_or(Duration::ZERO),
                 moves_to_go: go.movestogo,
+                overhead,
             });
         }
         let t = other?;
@@ -655,6 +675,7 @@ impl Session {
             time: ms(t),
             increment: ms(other_inc.unwrap_or(0)),
             moves_to_go: go.movestogo,
+            overhead,
         })
     }
 
@@ -776,11 +797,11 @@ impl Session {
         let list: Vec<String> = choice
             .candidates
             .iter()
-            .map(|(m, w)| format!("{m}({w})"))
+            .map(|&(m, w)| format!("{}({w})", self.notation().show(m)))
             .collect();
         self.diag(&format!(
             "book move {} among {}; checking it by search",
-            choice.mv,
+            self.notation().show(choice.mv),
             list.join(" ")
         ));
         Some(choice.mv)
@@ -791,12 +812,18 @@ impl Session {
     fn event_callback(&self, rules_said: Arc<Mutex<Vec<Reason>>>) -> Box<dyn FnMut(Event) + Send> {
         let out = self.out.clone();
         let dialect = self.dialect;
-        let multipv = self.options.multipv;
+        let notation = self.notation();
+        let style = output::InfoStyle {
+            dialect,
+            notation,
+            multipv: self.options.multipv,
+            wdl: self.options.show_wdl,
+        };
         let debug = self.options.debug;
         let started = Instant::now();
         Box::new(move |event| match event {
             Event::Iteration(report) => {
-                let Some(line) = output::report_line(dialect, &report, multipv) else {
+                let Some(line) = output::report_line(&style, &report) else {
                     return;
                 };
                 out.line(&line);
@@ -819,7 +846,7 @@ impl Session {
             }
             Event::CurrMove { mv, number, .. } => {
                 if debug || started.elapsed() >= CURRMOVE_AFTER {
-                    out.line(&output::currmove_line(dialect, mv, number));
+                    out.line(&output::currmove_line(dialect, notation, mv, number));
                 }
             }
         })
@@ -847,6 +874,28 @@ fn book_check_limits(mut limits: Limits, mv: Move) -> Limits {
         *mt /= 2;
     }
     limits
+}
+
+/// Why a book did not open, naming it: the path shortened in the middle
+/// when long (it is the GUI's input, of any length), the reason whole.
+fn book_failure(e: &book::BookError) -> String {
+    use book::BookError;
+    const MAX_PATH: usize = 80;
+    let (path, reason) = match e {
+        BookError::Io { path, source } => (path, source.to_string()),
+        BookError::InFile { path, error } => (path, error.to_string()),
+        other => return format!("book not opened: {other}"),
+    };
+    let path = path.to_string_lossy();
+    let chars: Vec<char> = path.chars().collect();
+    let shown = if chars.len() > MAX_PATH {
+        let head: String = chars[..MAX_PATH / 2].iter().collect();
+        let tail: String = chars[chars.len() - MAX_PATH / 2..].iter().collect();
+        format!("{head}...{tail}")
+    } else {
+        path.into_owned()
+    };
+    format!("book {shown} not opened: {reason}")
 }
 
 /// Of two values of the same meaning, each with where it stood in the line

@@ -68,6 +68,23 @@ fn case_02_crlf() {
     e.expect_line("readyok");
 }
 
+/// Bare CR line ends (old Mac style) end lines too, and a CR LF pair is
+/// still one line end when the two bytes arrive in separate writes.
+#[test]
+fn extra_bare_cr_line_ends() {
+    let mut e = Engine::start();
+    e.send_raw(b"ucci\risready\r");
+    e.expect_line("ucciok");
+    e.expect_line("readyok");
+    e.send_raw(b"position startpos moves h2e2\r");
+    e.send_raw(b"\ngo depth 1\r");
+    bestmove_of(&mut e, None, &["h2e2"]);
+    e.send_raw(b"isready\r");
+    let before = e.expect_line("readyok");
+    assert!(before.is_empty(), "{before:?}");
+    e.assert_protocol_only();
+}
+
 #[test]
 fn case_03_depth_1() {
     let mut e = Engine::ucci();
@@ -716,6 +733,33 @@ fn extra_side_letters_and_counters() {
     bestmove_of(&mut e, Some(&format!("{S0} b - - 0 1")), &[]);
 }
 
+/// Move counters by one rule (`board/src/fen.rs`, `read_counter`): huge,
+/// negative and fractional counters are all read as the nearest counter
+/// that exists; only a counter that is no number rejects the position.
+#[test]
+fn extra_fen_counters_huge_negative_fractional() {
+    let mut e = Engine::ucci();
+    for counters in [
+        "0 99999999999999999999",
+        "-1 1",
+        "3 -7",
+        "2.5 10.5",
+        "+4 +9",
+    ] {
+        e.send_all(&[&format!("position fen {S0} w - - {counters}"), "go depth 1"]);
+        let (before, line, _) = e.final_line(SEARCH);
+        assert!(
+            before.iter().all(|l| !l.contains("rejected")),
+            "{counters}: {before:?}"
+        );
+        legal_best(&line, &board::Position::startpos());
+    }
+    e.send_all(&[&format!("position fen {S0} w - - 1e3 1"), "go depth 1"]);
+    let (before, line, _) = e.final_line(SEARCH);
+    assert_eq!(line, "nobestmove");
+    assert!(before.iter().any(|l| l.contains("1e3")), "{before:?}");
+}
+
 #[test]
 fn extra_long_move_list() {
     let mut e = Engine::ucci();
@@ -1196,4 +1240,262 @@ fn extra_book_variety_zero_plays_the_heaviest_move() {
         let heaviest = words[6].split('(').next().unwrap_or_default();
         assert_eq!(words[4], heaviest, "{line}");
     }
+}
+
+/// A move with ranks 1–10 (`h3e3`, `a10a9`) in ICCS (`h2e2`, `a9a8`); the
+/// test's own reading, independent of the engine's.
+fn fairy_to_iccs(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    for _ in 0..2 {
+        let file = &rest[..1];
+        let digits = rest[1..].chars().take_while(char::is_ascii_digit).count();
+        let rank: u32 = rest[1..=digits].parse().expect("a rank");
+        assert!((1..=10).contains(&rank), "{text}");
+        out.push_str(&format!("{file}{}", rank - 1));
+        rest = &rest[1 + digits..];
+    }
+    assert!(rest.is_empty(), "{text}");
+    out
+}
+
+/// The words after `key` in a line, up to the next word `stop`.
+fn words_after<'a>(line: &'a str, key: &str, stop: Option<&str>) -> Vec<&'a str> {
+    line.split(' ')
+        .skip_while(|w| *w != key)
+        .skip(1)
+        .take_while(|w| Some(*w) != stop)
+        .collect()
+}
+
+/// The Fairy-Stockfish / cutechess dialect as the cutechess fork that plays
+/// xiangqi sends it: `UCI_Variant` advertised as a combo, set by the GUI,
+/// and from then on every move read and written with ranks 1–10 (`h3e3` is
+/// Red's central cannon, our `h2e2`).
+#[test]
+fn extra_uci_variant_ranks_1_to_10() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let handshake = e.expect_line("uciok");
+    assert!(
+        handshake.contains(
+            &"option name UCI_Variant type combo default xiangqi var xiangqi".to_string()
+        ),
+        "{handshake:?}"
+    );
+    e.send_all(&[
+        "setoption name UCI_Variant value xiangqi",
+        "setoption name Hash value 16",
+        "ucinewgame",
+    ]);
+    assert!(e.sync().is_empty(), "the variant is accepted silently");
+    e.send_all(&[
+        "position startpos moves h3e3 h10g8",
+        "go wtime 2000 btime 2000 winc 10 binc 10",
+    ]);
+    let (info, line, _) = e.final_line(SEARCH);
+    let iccs_moves = ["h2e2", "h9g7"];
+    // bestmove and ponder, with ranks 1–10, legal after the two moves.
+    let words: Vec<&str> = line.split(' ').collect();
+    let mut iccs = vec!["bestmove".to_string(), fairy_to_iccs(words[1])];
+    if words.get(2) == Some(&"ponder") {
+        iccs.extend(["ponder".to_string(), fairy_to_iccs(words[3])]);
+    }
+    legal_best(&iccs.join(" "), &pos(None, &iccs_moves));
+    // Every pv is a legal line in ranks 1–10.
+    let pvs: Vec<&String> = info.iter().filter(|l| l.contains(" pv ")).collect();
+    assert!(!pvs.is_empty(), "{info:?}");
+    for l in pvs {
+        let mut p = pos(None, &iccs_moves);
+        for m in words_after(l, "pv", None) {
+            let mv = p.parse_move(&fairy_to_iccs(m)).expect("legal pv move");
+            p.play(mv).expect("legal");
+        }
+    }
+    // A square on rank 10 makes a move five or six characters long, in
+    // searchmoves and bestmove alike.
+    e.send_all(&[
+        "position fen 3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1",
+        "go depth 2 searchmoves a1a10",
+    ]);
+    let (_, line, _) = e.final_line(SEARCH);
+    assert!(line.starts_with("bestmove a1a10"), "{line}");
+    e.send_all(&[
+        "position startpos moves a1a2 a10a9 a2a3",
+        "go depth 1 searchmoves a9a10",
+    ]);
+    let (_, line, _) = e.final_line(SEARCH);
+    assert_eq!(words_after(&line, "bestmove", Some("ponder")), ["a9a10"]);
+    // ICCS is refused now, with the move named as written.
+    e.send_all(&["position startpos moves h2e2", "go depth 1"]);
+    let (before, line, _) = e.final_line(SEARCH);
+    assert_eq!(line, "bestmove (none)");
+    assert!(before.iter().any(|l| l.contains("h2e2")), "{before:?}");
+    e.assert_protocol_only();
+}
+
+/// Without `UCI_Variant`, ranks stay 0–9 as Pikafish writes them; a move
+/// that reads only with ranks 1–10 is refused with a hint at the option.
+#[test]
+fn extra_without_uci_variant_ranks_stay_0_to_9() {
+    let mut e = Engine::uci();
+    e.send_all(&["position startpos moves h3e3", "go depth 1"]);
+    let (before, line, _) = e.final_line(SEARCH);
+    assert_eq!(line, "bestmove (none)");
+    assert!(
+        before.iter().any(|l| l.starts_with("info string")
+            && l.contains("h3e3")
+            && l.contains("UCI_Variant")),
+        "{before:?}"
+    );
+    e.send_all(&["position startpos moves h2e2 h9g7", "go depth 2"]);
+    bestmove_of(&mut e, None, &["h2e2", "h9g7"]);
+    e.send("setoption name UCI_Variant value shogi");
+    let diag = e.sync();
+    assert!(diag.len() == 1 && diag[0].contains("shogi"), "{diag:?}");
+    e.send_all(&["position startpos moves h2e2", "go depth 1"]);
+    bestmove_of(&mut e, None, &["h2e2"]);
+    let mut u = Engine::ucci();
+    u.send("ucci");
+    let lines = u.expect_line("ucciok");
+    assert!(!lines.iter().any(|l| l.contains("variant")), "{lines:?}");
+}
+
+/// Time from `go` to the final line, from the start position without the
+/// book, with `Move Overhead` set to `overhead` ms.
+fn time_with_overhead(overhead: u64) -> Duration {
+    let mut e = Engine::uci();
+    e.send_all(&[
+        "setoption name OwnBook value false",
+        &format!("setoption name Move Overhead value {overhead}"),
+    ]);
+    assert!(e.sync().is_empty(), "Move Overhead is known");
+    e.send("position startpos");
+    let t0 = Instant::now();
+    // One move to go: the move may use 60 % of what the overhead leaves,
+    // and never more, so the time taken follows the overhead closely.
+    e.send("go wtime 3000 btime 3000 movestogo 1");
+    bestmove_of(&mut e, None, &[]);
+    t0.elapsed()
+}
+
+/// Pikafish's `Move Overhead`: milliseconds kept back from every
+/// clock-limited move. On a 3 s clock with one move to go, 0 ms gives the
+/// move about 1.8 s and 1400 ms about 0.9 s.
+#[test]
+fn extra_move_overhead_shortens_clock_moves() {
+    let plain = time_with_overhead(0);
+    let kept = time_with_overhead(1400);
+    // The margin is well below the 0.9 s expected, for a loaded machine.
+    assert!(
+        kept + Duration::from_millis(200) < plain,
+        "overhead 1400 ms took {kept:?}, overhead 0 took {plain:?}"
+    );
+}
+
+/// `UCI_ShowWDL`: win/draw/loss per mille after the score in UCI `info`
+/// lines, summing to 1000; absent by default and in UCCI.
+#[test]
+fn extra_uci_show_wdl() {
+    let mut e = Engine::uci();
+    e.send_all(&["position startpos", "go depth 3"]);
+    let (info, _, _) = e.final_line(SEARCH);
+    assert!(!info.iter().any(|l| l.contains("wdl")), "{info:?}");
+    e.send_all(&[
+        "setoption name UCI_ShowWDL value true",
+        "position startpos",
+        "go depth 3",
+    ]);
+    let (info, _, _) = e.final_line(SEARCH);
+    let scored: Vec<&String> = info.iter().filter(|l| l.contains(" score ")).collect();
+    assert!(!scored.is_empty());
+    for l in scored {
+        let wdl: Vec<u32> = words_after(l, "wdl", None)
+            .iter()
+            .take(3)
+            .map(|w| w.parse().expect("a number"))
+            .collect();
+        assert_eq!(wdl.len(), 3, "{l}");
+        assert_eq!(wdl.iter().sum::<u32>(), 1000, "{l}");
+        let score = words_after(l, "score", Some("wdl"));
+        assert_eq!(score[0], "cp", "{l}");
+    }
+    e.send_all(&["ucci", "position startpos", "go depth 2"]);
+    let (info, _, _) = e.final_line(SEARCH);
+    assert!(!info.iter().any(|l| l.contains("wdl")), "{info:?}");
+    e.send("setoption name Skill Level value 3");
+    let diag = e.sync();
+    assert_eq!(diag, ["info string unknown option: Skill Level"]);
+}
+
+/// A list of books with a missing one plays from the books that opened,
+/// in either order, and names the missing one with the OS's whole words.
+#[test]
+fn extra_books_degrade_gracefully() {
+    for spec in ["/missing.book;<builtin>", "<builtin>;/missing.book"] {
+        let mut e = Engine::uci();
+        e.send(&format!("setoption name BookFile value {spec}"));
+        let diag = e.sync();
+        assert_eq!(
+            diag,
+            [
+                "info string book /missing.book not opened: No such file or directory (os error 2); \
+              using the 1 book that opened"
+            ],
+            "{spec}"
+        );
+        e.send_all(&["position startpos", "go movetime 200"]);
+        let (before, _, _) = e.final_line(SEARCH);
+        assert!(
+            before
+                .iter()
+                .any(|l| l.starts_with("info string book move ")),
+            "{spec}: {before:?}"
+        );
+    }
+    let mut e = Engine::ucci();
+    // A long path is shortened in the middle; the reason stays whole.
+    let long = format!("/missing{}/x.book", "/deep".repeat(40));
+    e.send(&format!("setoption bookfiles {long};/missing.book"));
+    let diag = e.sync();
+    assert_eq!(diag.len(), 2, "{diag:?}");
+    for d in &diag {
+        assert!(
+            d.ends_with(
+                " not opened: No such file or directory (os error 2); playing without a book"
+            ),
+            "{d}"
+        );
+    }
+    assert!(diag[0].starts_with("info string book /missing/deep/") && diag[0].contains("..."));
+    assert!(
+        diag[0].contains("/x.book not opened: ") && diag[0].len() < 220,
+        "{}",
+        diag[0]
+    );
+}
+
+/// A big hash table is ready at once: its zeroed pages are mapped lazily
+/// instead of being touched before `readyok` (4 GB took 8.5 s on an idle
+/// machine, 21 s on a loaded one), and a `ucinewgame` right after does not
+/// touch them either.
+#[test]
+fn extra_big_hash_is_ready_fast() {
+    let mut e = Engine::uci();
+    let t0 = Instant::now();
+    e.send_all(&["setoption name Hash value 4096", "ucinewgame"]);
+    let diag = e.sync();
+    let took = t0.elapsed();
+    if diag.iter().any(|l| l.contains("refused")) {
+        // Not that much memory free here: refused up front, also fast.
+        eprintln!("4096 MB refused here: {diag:?}");
+    } else {
+        assert!(diag.is_empty(), "{diag:?}");
+    }
+    assert!(
+        took < Duration::from_secs(2),
+        "setoption Hash 4096 took {took:?}"
+    );
+    e.send_all(&["position startpos", "go depth 3"]);
+    bestmove_of(&mut e, None, &[]);
 }

@@ -152,31 +152,21 @@ fn session(seed: u64, lines: usize) {
     let mut sent = Vec::new();
     for n in 0..lines {
         let seed_line = rng.pick(SEEDS);
-        let mut bytes = if rng.below(3) == 0 {
+        let bytes = if rng.below(3) == 0 {
             seed_line.as_bytes().to_vec()
         } else {
             mutate(&mut rng, seed_line)
         };
-        // Never a search held until `stop`, a deep perft or a long search
-        // (a `movetime` bound is appended to every go), never a big table.
-        let text = String::from_utf8_lossy(&bytes).to_lowercase();
-        let words: Vec<&str> = text.split_ascii_whitespace().collect();
-        if words.first() == Some(&"go") {
-            if ["perft", "infinite", "ponder"]
-                .iter()
-                .any(|w| words.contains(w))
-            {
-                bytes = b"go depth 1".to_vec();
-            } else {
-                bytes.extend_from_slice(b" movetime 30");
-            }
-        }
-        if text.contains("hash") && !SEEDS.contains(&seed_line) {
-            bytes = b"setoption hashsize 2".to_vec();
-        }
-        if words.first() == Some(&"setoption") && words.contains(&"batch") {
+        // A CR ends a line as LF does, so the engine reads each CR-separated
+        // piece as a line of its own; each is made safe on its own.
+        let pieces: Vec<Vec<u8>> = bytes
+            .split(|&b| b == b'\r')
+            .filter_map(|piece| safe_line(piece.to_vec(), seed_line))
+            .collect();
+        if pieces.is_empty() {
             continue;
         }
+        let mut bytes = pieces.join(&b'\r');
         bytes.extend_from_slice(if rng.below(4) == 0 { b"\r\n" } else { b"\n" });
         e.send_raw(&bytes);
         sent.push(bytes);
@@ -207,6 +197,32 @@ fn session(seed: u64, lines: usize) {
     legal_best(&line, &pos(Some(&fen), &["h2e2"]));
     e.assert_ascii();
     assert!(sent.len() > lines / 2);
+}
+
+/// `line` made harmless to the test's pace, or `None` to leave it out:
+/// never a search held until `stop`, a deep perft or a long search (a
+/// `movetime` bound is appended to every go), never a big table, never
+/// batch mode.
+fn safe_line(mut bytes: Vec<u8>, seed_line: &str) -> Option<Vec<u8>> {
+    let text = String::from_utf8_lossy(&bytes).to_lowercase();
+    let words: Vec<&str> = text.split_ascii_whitespace().collect();
+    if words.first() == Some(&"go") {
+        if ["perft", "infinite", "ponder"]
+            .iter()
+            .any(|w| words.contains(w))
+        {
+            bytes = b"go depth 1".to_vec();
+        } else {
+            bytes.extend_from_slice(b" movetime 30");
+        }
+    }
+    if text.contains("hash") && !SEEDS.contains(&seed_line) {
+        bytes = b"setoption hashsize 2".to_vec();
+    }
+    if words.first() == Some(&"setoption") && words.contains(&"batch") {
+        return None;
+    }
+    Some(bytes)
 }
 
 trait SyncLong {

@@ -111,3 +111,19 @@ fn epd_suite_passes_and_mismatch_fails() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn every_bad_depth_gets_the_depth_message() {
+    for depth in ["-1", "99", "-99999999999999999999", "x"] {
+        let out = chariot(&["perft", depth]);
+        assert_eq!(out.status.code(), Some(2), "{depth}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            err.trim_end(),
+            format!(
+                "chariot perft: perft depth must be a whole number from 0 to 64, not '{depth}'"
+            ),
+            "{depth}"
+        );
+    }
+}
