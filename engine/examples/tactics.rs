@@ -85,6 +85,7 @@ fn main() {
                     time: Duration::from_millis(ms),
                     increment: Duration::from_millis(inc),
                     moves_to_go: Some(1),
+                    overhead: Duration::ZERO,
                 }),
                 ..Limits::default()
             },
