@@ -26,6 +26,7 @@ mod fen;
 mod moves;
 mod position;
 pub mod rules;
+mod see;
 mod types;
 #[allow(clippy::unreadable_literal)]
 mod zobrist {

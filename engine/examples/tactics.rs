@@ -4,17 +4,17 @@
 //!
 //! `cargo run --release -p engine --example tactics -- [--ms N] [--inc N] [--nodes N] [FILE]`
 //!
-//! `--ms`/`--inc` give a game-like clock budget (the yardstick is
-//! 600 ms + 50 ms: the time Chariot has per move at 5 s + 0.05 s), passed
-//! as a clock so that time management decides as in a game; `--nodes`
-//! gives a fixed node budget instead (reproducible on a loaded machine).
+//! `--ms`/`--inc` give the thinking time as a fixed time per move of
+//! their sum (the yardstick is 600 ms + 50 ms: about what Chariot spends
+//! on a hard move at 5 s + 0.05 s); `--nodes` gives a fixed node budget
+//! instead (reproducible on a loaded machine).
 //! The default file is `engine/data/mistakes.epd`. A measurement, not a
 //! test: it prints, and asserts nothing.
 
 use std::time::Duration;
 
 use board::{Move, Position};
-use engine::{Clock, Engine, Limits};
+use engine::{Engine, Limits};
 
 struct Case {
     fen: String,
@@ -81,18 +81,15 @@ fn main() {
                 ..Limits::default()
             },
             None => Limits {
-                clock: Some(Clock {
-                    time: Duration::from_millis(ms),
-                    increment: Duration::from_millis(inc),
-                    moves_to_go: Some(1),
-                    overhead: Duration::ZERO,
-                }),
+                movetime: Some(Duration::from_millis(ms + inc)),
                 ..Limits::default()
             },
         };
         engine.start(pos, limits, Box::new(|_| {}));
         let r = engine.wait();
-        let played = r.best.map_or_else(|| "(none)".to_string(), |m| m.to_string());
+        let played = r
+            .best
+            .map_or_else(|| "(none)".to_string(), |m| m.to_string());
         let ok = r.best != Some(c.avoid);
         avoided += usize::from(ok);
         found += usize::from(c.better.is_some() && r.best == c.better);

@@ -10,7 +10,7 @@
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use board::{Color, Move, MoveList, PieceKind, Position, Reason, Square, Verdict};
+use board::{Color, Move, MoveList, PieceKind, Position, Reason, Verdict};
 
 use crate::eval::{PIECE_VALUE, evaluate};
 pub use crate::history::Histories;
@@ -53,6 +53,12 @@ const STATIC_NULL_MARGIN: i32 = 110;
 /// a margin per ply of depth must reach alpha.
 const FUTILITY_BASE: i32 = 80;
 const FUTILITY_PER_DEPTH: i32 = 110;
+/// SEE pruning: up to this depth, captures losing more than
+/// `SEE_CAPTURE_MARGIN` per ply and quiet moves losing more than
+/// `SEE_QUIET_MARGIN` per ply squared are skipped.
+const SEE_PRUNE_DEPTH: i32 = 5;
+const SEE_CAPTURE_MARGIN: i32 = 100;
+const SEE_QUIET_MARGIN: i32 = 30;
 /// History score worth one ply less (or more) of reduction.
 const HISTORY_REDUCTION_UNIT: i32 = 8_000;
 /// Quiescence delta-pruning margin.
@@ -692,9 +698,30 @@ impl<'a> SearchThread<'a> {
             if !pv_node && !in_check && quiet_late && depth <= 4 && searched >= lmp_limit {
                 continue;
             }
+            // SEE pruning: at low depth, a move that loses more material
+            // in the exchange on its square than the depth can win back
+            // (unless it checks: sacrifices that mate begin with a check).
+            let see_losing = !pv_node
+                && !in_check
+                && searched > 0
+                && best > -DECISIVE
+                && depth <= SEE_PRUNE_DEPTH
+                && class != MoveClass::Hash
+                && {
+                    let margin = if capture {
+                        -SEE_CAPTURE_MARGIN * depth
+                    } else {
+                        -SEE_QUIET_MARGIN * depth * depth
+                    };
+                    self.pos.see(mv, &PIECE_VALUE) < margin
+                };
             self.moved[ply] = pt;
             self.pos.make_move(mv);
             let gives_check = self.pos.in_check();
+            if see_losing && !gives_check {
+                self.pos.unmake_move();
+                continue;
+            }
             // Futility: a quiet move at low depth that cannot lift the
             // static evaluation near alpha is not searched.
             if !pv_node
@@ -934,7 +961,7 @@ impl<'a> SearchThread<'a> {
                 ORDER_VALUE[victim.kind().index()] * 16 - ORDER_VALUE[piece.kind().index()];
             let attacker = PIECE_VALUE[piece.kind().index()];
             let gain = PIECE_VALUE[victim.kind().index()];
-            if gain >= attacker || !defended(&self.pos, m.to(), victim.color()) {
+            if gain >= attacker || self.pos.see(m, &PIECE_VALUE) >= 0 {
                 return SCORE_GOOD_CAPTURE + mvv_lva;
             }
             return SCORE_BAD_CAPTURE + mvv_lva;
@@ -1138,14 +1165,6 @@ fn attacker_count(pos: &Position, color: Color) -> u32 {
         + pos.pieces(color, PieceKind::Cannon).count()
 }
 
-/// Whether `color` defends `sq` (its own piece stands there) on the
-/// current board, by any piece, general, advisors and elephants included.
-/// Screens moved by the capture itself are not considered: this is the
-/// cheap protection test of move ordering, not an exchange evaluation.
-pub(crate) fn defended(pos: &Position, sq: Square, color: Color) -> bool {
-    pos.is_attacked(sq, color)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1184,18 +1203,5 @@ mod tests {
         assert_eq!(Score::from_raw(DECISIVE - 1), Score::Cp(DECISIVE - 1));
         // Every evaluation stays clear of the decisive band.
         const { assert!(DECISIVE > 20_000) };
-    }
-
-    #[test]
-    fn defended_sees_general_advisor_and_elephant() {
-        let pos = Position::from_fen("2b1k4/4a4/9/9/9/9/9/9/9/3K5 w - - 0 1").expect("FEN");
-        let sq = |s: &str| s.parse::<Square>().expect("square");
-        // e8: the general and the advisor; d9 and f9: the general (and the
-        // advisor for both); e7: the elephant from c9 (eye d8 empty).
-        assert!(defended(&pos, sq("e8"), Color::Black));
-        assert!(defended(&pos, sq("f9"), Color::Black));
-        assert!(defended(&pos, sq("e7"), Color::Black));
-        assert!(defended(&pos, sq("a7"), Color::Black));
-        assert!(!defended(&pos, sq("h7"), Color::Black));
     }
 }
