@@ -143,7 +143,7 @@ impl Histories {
     }
 
     /// The ordering value of a quiet move: butterfly plus both
-    /// continuations, within ±3·[`HISTORY_MAX`].
+    /// continuations, within ±3 × 16384 (three bounded tables).
     pub fn quiet_score(&self, mv: PieceTo, ctx: QuietContext) -> i32 {
         let mut s = i32::from(self.butterfly[usize::from(mv.piece)][usize::from(mv.to)]);
         for prev in [ctx.prev1, ctx.prev2].into_iter().flatten() {
