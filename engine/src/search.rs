@@ -28,7 +28,7 @@ pub const MATE: i32 = 30_000;
 /// `-(MATE - n)`. Wins by rule and by mate share one scale because a loss
 /// is a loss: a lost side must prefer being mated in ten to losing by rule
 /// in two, and a winner the nearer of the two. Which kind a score is, is
-/// read from its line ([`SearchThread::public_score`]). Decisive scores
+/// read from its line (`SearchThread::public_score`). Decisive scores
 /// are stored in the table relative to the node.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 /// The same bound under the name the rest of the search uses for it.
