@@ -608,6 +608,8 @@ def play_game(index, opening_index, fen, red: Engine, black: Engine, settings: S
                 settings.grace,
             )
         except EngineDied:
+            if abort.is_set():  # killed by Ctrl-C, not a crash
+                raise KeyboardInterrupt from None
             eng.fault("crash")
             verdict = Verdict(win_for(other(stm)), "crash", loser=stm)
             break
@@ -865,6 +867,8 @@ def worker(jobs, specs, openings, settings, tally, abort, all_engines, report, e
                         report(f"cannot start {name}: {exc}")
                 players.append(eng)
             rec = play_game(index, opening, openings[opening], players[0], players[1], settings, abort)
+            if abort.is_set():  # engines killed under the game: not a result
+                return
             tally.add(rec)
             report(rec)
     except KeyboardInterrupt:
