@@ -180,6 +180,10 @@ class Engine:
         self.lines: queue.Queue = queue.Queue()
         self.millis = True
         self.stderr_lines = 0
+        # A `stop` that reaches an engine after it has finished searching
+        # may be answered with a final line of its own (ElephantEye prints
+        # `nobestmove`); one such line per `stop` sent is not a fault.
+        self.stray_allowed = 0
 
     # -- process
 
@@ -261,6 +265,7 @@ class Engine:
                 raise TimeoutError(f"{self.spec.name}: no {token!r} within {timeout} s") from None
             if line.split()[:1] == [token]:
                 return seen
+            self._stray(line)
             seen.append(line)
 
     def ready(self, timeout: float = 10.0) -> None:
@@ -281,7 +286,14 @@ class Engine:
                 _, line = self._get(0)
             except queue.Empty:
                 return
-            if line.startswith(("bestmove", "nobestmove")):
+            self._stray(line)
+
+    def _stray(self, line: str) -> None:
+        """Count a final line that came when no search was running."""
+        if line.startswith(("bestmove", "nobestmove")):
+            if self.stray_allowed:
+                self.stray_allowed -= 1
+            else:
                 self.fault("doubled bestmove")
 
     def fault(self, kind: str) -> None:
@@ -331,6 +343,7 @@ class Engine:
         is called hung (move None).
         """
         self.drain()
+        self.stray_allowed = 0
         self.send(position)
         self.send(go_line)
         start = time.monotonic()
@@ -346,6 +359,7 @@ class Engine:
                 if stopped:
                     return SearchResult(None, time.monotonic() - start, None, score, score_text, depth, True)
                 stopped = True
+                self.stray_allowed = 1
                 self.send("stop")
                 continue
             words = line.split()
