@@ -717,6 +717,8 @@ class Tally:
         self.names = names
         self.games: dict = {}
         self.lock = threading.Lock()
+        # Flag falls mean little on an overloaded machine: keep the load.
+        self.load_start = os.getloadavg()[0]
 
     def add(self, rec: GameRecord) -> None:
         """Record a finished game."""
@@ -762,6 +764,10 @@ class Tally:
             red = sum(1 for r in games if r.result == "1-0")
             black = sum(1 for r in games if r.result == "0-1")
             out.append(f"by colour: red wins {red}, black wins {black}, draws {len(games) - red - black}")
+            out.append(
+                f"machine load (1-min average): {self.load_start:.1f} at the start, {os.getloadavg()[0]:.1f} at the end,"
+                f" {os.cpu_count()} cores"
+            )
             if games:
                 plies = sum(r.plies for r in games) / len(games)
                 secs = sum(r.seconds for r in games) / len(games)
