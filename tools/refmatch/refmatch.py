@@ -365,7 +365,7 @@ class Engine:
             words = line.split()
             if not words:
                 continue
-            if words[0] == "info":
+            if words[0] == "info" and words[1:2] != ["string"]:
                 parsed = parse_score(words)
                 if parsed is not None:
                     score, score_text = parsed
