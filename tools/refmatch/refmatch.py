@@ -966,7 +966,13 @@ def parse_args(argv: list) -> argparse.Namespace:
         epilog="Engine tokens: name=NAME cmd='PATH ARGS' proto=ucci|uci|uci-fairy [dir=CWD] [opt.KEY=VALUE ...]",
     )
     ap.add_argument("--self-test", action="store_true", help="check the referee on known positions and exit")
-    ap.add_argument("--engine", nargs="+", action="append", metavar="KEY=VALUE", help="an engine (give two)")
+    ap.add_argument(
+        "--engine",
+        nargs="+",
+        action="append",
+        metavar="KEY=VALUE",
+        help="an engine: two or more play a round robin, one plays itself",
+    )
     ap.add_argument("--tc", default="5+0.05", help="base seconds + increment seconds per move (default 5+0.05)")
     ap.add_argument("--margin", type=float, default=100, help="ms an engine may overstep its clock (default 100)")
     ap.add_argument("--grace", type=float, default=2.0, help="s to wait after `stop` before calling an engine hung")
