@@ -509,6 +509,15 @@ class Referee:
             return Verdict("1/2-1/2", f"ply cap ({self.max_plies})")
         return None
 
+    def draw_claim_valid(self) -> bool:
+        """Whether an engine that answers with no move (UCCI `nobestmove`)
+        while it has legal moves may be claiming a draw the plain xiangqi
+        rules allow: 50 moves without capture or a drawn threefold
+        repetition. ElephantEye does this at its own 100-ply limit, before
+        the referee's 60-move rule ends the game."""
+        ended, value = sf.is_optional_game_end("xiangqi", self.start_fen, self.moves)
+        return ended and value == 0
+
     def _repetition_start(self) -> int | None:
         """Ply of the first of the repeated occurrences of the current
         position since the last capture, if it occurred at least twice
@@ -638,8 +647,12 @@ def play_game(index, opening_index, fen, red: Engine, black: Engine, settings: S
             break
         clocks[stm] = max(clocks[stm] - res.elapsed, 0.0) + settings.increment
         if res.move is None:
-            eng.fault("missing bestmove")
-            verdict = Verdict(win_for(other(stm)), f"no move ({res.final})", loser=stm)
+            if referee.draw_claim_valid():
+                eng.fault("draw claim accepted")
+                verdict = Verdict("1/2-1/2", f"draw claimed by {eng.spec.name} ({res.final})")
+            else:
+                eng.fault("missing bestmove")
+                verdict = Verdict(win_for(other(stm)), f"no move ({res.final})", loser=stm)
             break
         move = from_engine(res.move, eng.spec.proto)
         if move is None or move not in referee.legal():
@@ -757,6 +770,7 @@ class Tally:
             for rec in games:
                 key = re.sub(r"^illegal move .*", "illegal move", rec.reason)
                 key = re.sub(r"^no move .*", "no move", key)
+                key = re.sub(r"^draw claimed by .*", "draw claim", key)
                 reasons[key] = reasons.get(key, 0) + 1
             out.append(
                 "terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1]))
