@@ -33,7 +33,9 @@ fn exchange(pos: &mut Position, to: board::Square) -> i32 {
         None => return 0,
     };
     let rank = |m: &Move, pos: &Position| {
-        let k = pos.piece_at(m.from()).map_or(PieceKind::King, board::Piece::kind);
+        let k = pos
+            .piece_at(m.from())
+            .map_or(PieceKind::King, board::Piece::kind);
         let v = if k == PieceKind::King {
             i32::MAX
         } else {
