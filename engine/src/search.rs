@@ -31,8 +31,6 @@ pub const MATE: i32 = 30_000;
 /// read from its line (`SearchThread::public_score`). Decisive scores
 /// are stored in the table relative to the node.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
-/// The same bound under the name the rest of the search uses for it.
-pub const DECISIVE: i32 = MATE_BOUND;
 /// Larger than every score.
 pub const INFINITE: i32 = MATE + 1;
 /// The score of a draw.
@@ -398,7 +396,7 @@ impl<'a> SearchThread<'a> {
     fn aspiration(&mut self, depth: u32, pv_idx: usize, on_event: &mut dyn FnMut(Event)) {
         let prev = self.root_moves[pv_idx].prev_score;
         let mut delta = ASPIRATION_WINDOW;
-        let (mut alpha, mut beta) = if depth >= ASPIRATION_DEPTH && prev.abs() < DECISIVE {
+        let (mut alpha, mut beta) = if depth >= ASPIRATION_DEPTH && prev.abs() < MATE_BOUND {
             ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
         } else {
             (-INFINITE, INFINITE)
@@ -499,7 +497,7 @@ impl<'a> SearchThread<'a> {
                 }
                 s
             };
-            let score = if score.abs() < DECISIVE {
+            let score = if score.abs() < MATE_BOUND {
                 score + head_start
             } else {
                 score
@@ -563,7 +561,7 @@ impl<'a> SearchThread<'a> {
 
     /// A root move's score without its head start, as reported.
     fn own_score(&self, mv: Move, s: i32) -> i32 {
-        if s.abs() < DECISIVE {
+        if s.abs() < MATE_BOUND {
             s - self.head_start(mv)
         } else {
             s
@@ -638,7 +636,7 @@ impl<'a> SearchThread<'a> {
         };
         if !pv_node
             && let Some(static_eval) = static_eval
-            && beta.abs() < DECISIVE
+            && beta.abs() < MATE_BOUND
         {
             // Reverse futility: far above beta at low depth.
             let margin = STATIC_NULL_MARGIN * depth - 40 * i32::from(improving);
@@ -660,7 +658,7 @@ impl<'a> SearchThread<'a> {
                     return 0;
                 }
                 if s >= beta {
-                    let s = if s >= DECISIVE { beta } else { s };
+                    let s = if s >= MATE_BOUND { beta } else { s };
                     if attackers > 2 && rooks >= 1 {
                         return s;
                     }
@@ -694,7 +692,7 @@ impl<'a> SearchThread<'a> {
         while let Some((mv, class, order_score)) = picker.next(self) {
             let capture = self.pos.is_capture(mv);
             let pt = self.piece_to(mv);
-            let quiet_late = class == MoveClass::Quiet && searched > 0 && best > -DECISIVE;
+            let quiet_late = class == MoveClass::Quiet && searched > 0 && best > -MATE_BOUND;
             if !pv_node && !in_check && quiet_late && depth <= 4 && searched >= lmp_limit {
                 continue;
             }
@@ -704,7 +702,7 @@ impl<'a> SearchThread<'a> {
             let see_losing = !pv_node
                 && !in_check
                 && searched > 0
-                && best > -DECISIVE
+                && best > -MATE_BOUND
                 && depth <= SEE_PRUNE_DEPTH
                 && class != MoveClass::Hash
                 && {
@@ -1010,7 +1008,7 @@ impl<'a> SearchThread<'a> {
     /// A draw score is named only when the line reaches a position the
     /// rules declare drawn (a 0 may also be an even evaluation).
     fn public_score(&self, s: i32, pv: &[Move]) -> (Score, Option<Reason>) {
-        let rule = if s.abs() >= DECISIVE {
+        let rule = if s.abs() >= MATE_BOUND {
             self.rule_at_end(pv)
         } else if s == DRAW {
             self.draw_along(pv)
@@ -1149,11 +1147,8 @@ impl MovePicker {
         } else {
             MoveClass::Quiet
         };
-        let quiet_score = if class == MoveClass::Quiet && !t.pos.is_capture(m) {
-            score
-        } else {
-            0
-        };
+        // The class test above already left captures out of `Quiet`.
+        let quiet_score = if class == MoveClass::Quiet { score } else { 0 };
         Some((m, class, quiet_score))
     }
 }
@@ -1200,8 +1195,8 @@ mod tests {
         assert_eq!(Score::from_raw(-(MATE - 6)), Score::Mate(-6));
         assert_eq!(Score::from_raw(MATE - 1), Score::Mate(1));
         assert_eq!(Score::from_raw(-MATE + 2), Score::Mate(-2));
-        assert_eq!(Score::from_raw(DECISIVE - 1), Score::Cp(DECISIVE - 1));
+        assert_eq!(Score::from_raw(MATE_BOUND - 1), Score::Cp(MATE_BOUND - 1));
         // Every evaluation stays clear of the decisive band.
-        const { assert!(DECISIVE > 20_000) };
+        const { assert!(MATE_BOUND > 20_000) };
     }
 }

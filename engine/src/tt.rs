@@ -77,7 +77,7 @@ use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use board::{Move, Position};
 
-use crate::search::{DECISIVE, MAX_PLY};
+use crate::search::{MATE_BOUND, MAX_PLY};
 use crate::{Bound, ProbeResult};
 
 /// Which replacement scheme the table runs (bench comparisons).
@@ -195,9 +195,9 @@ impl TtHit {
 /// Converts a root-relative score to node-relative for storing.
 pub fn score_to_tt(score: i32, ply: usize) -> i32 {
     let ply = ply as i32;
-    if score >= DECISIVE {
+    if score >= MATE_BOUND {
         score + ply
-    } else if score <= -DECISIVE {
+    } else if score <= -MATE_BOUND {
         score - ply
     } else {
         score
@@ -207,9 +207,9 @@ pub fn score_to_tt(score: i32, ply: usize) -> i32 {
 /// Converts a stored node-relative score back to root-relative.
 pub fn score_from_tt(score: i32, ply: usize) -> i32 {
     let ply = ply as i32;
-    if score >= DECISIVE {
+    if score >= MATE_BOUND {
         score - ply
-    } else if score <= -DECISIVE {
+    } else if score <= -MATE_BOUND {
         score + ply
     } else {
         score
