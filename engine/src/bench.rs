@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use board::Position;
 
+use crate::nnue::Network;
 use crate::search::{Histories, SearchOptions, SearchThread, TtStats};
 use crate::tt::{TranspositionTable, TtPolicy};
 use crate::{Limits, Shared};
@@ -70,7 +71,7 @@ pub const POSITIONS: &[&str] = &[
 ];
 
 /// What the bench runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct BenchOptions {
     /// Depth per position (`None`: [`DEFAULT_DEPTH`]).
     pub depth: Option<u32>,
@@ -80,6 +81,8 @@ pub struct BenchOptions {
     pub tt: TtPolicy,
     /// Whether quiescence (depth-0) results are stored.
     pub store_qs: bool,
+    /// The network that evaluates (`None`: the hand-written evaluation).
+    pub network: Option<Arc<Network>>,
 }
 
 impl Default for BenchOptions {
@@ -89,6 +92,7 @@ impl Default for BenchOptions {
             hash_mb: 16,
             tt: TtPolicy::TwoTier,
             store_qs: true,
+            network: crate::nnue::embedded(),
         }
     }
 }
@@ -129,6 +133,7 @@ pub fn run(opts: &BenchOptions, out: &mut dyn Write) -> io::Result<BenchSummary>
         let shared = Arc::new(Shared::new());
         let t0 = Instant::now();
         let mut thread = SearchThread::new(&tt, &shared, &limits, pos, &mut histories);
+        thread.set_network(opts.network.as_deref());
         thread.set_options(SearchOptions {
             store_qs: opts.store_qs,
         });
@@ -163,8 +168,13 @@ pub fn run(opts: &BenchOptions, out: &mut dyn Write) -> io::Result<BenchSummary>
     writeln!(out, "===========================")?;
     writeln!(
         out,
-        "Depth: {depth}  Hash: {} MB  TT: {}  Store qs: {}",
-        opts.hash_mb, opts.tt, opts.store_qs
+        "Depth: {depth}  Hash: {} MB  TT: {}  Store qs: {}  Eval: {}",
+        opts.hash_mb,
+        opts.tt,
+        opts.store_qs,
+        opts.network
+            .as_ref()
+            .map_or_else(|| "hand-written".to_string(), |n| n.describe())
     )?;
     writeln!(out, "TT probes: {}", t.probes)?;
     writeln!(out, "TT hits: {}", t.hits)?;

@@ -334,6 +334,8 @@ pub struct Engine {
     threads: usize,
     histories: Option<Box<Histories>>,
     worker: Option<JoinHandle<(SearchResult, Box<Histories>)>>,
+    /// The network that evaluates; `None`: the hand-written evaluation.
+    network: Option<Arc<nnue::Network>>,
 }
 
 impl Default for Engine {
@@ -368,6 +370,7 @@ impl Engine {
             threads: 1,
             histories: Some(Histories::new_boxed()),
             worker: None,
+            network: nnue::embedded(),
         }
     }
 
@@ -414,6 +417,18 @@ impl Engine {
         self.threads = n.max(1);
     }
 
+    /// Chooses the evaluation of the next searches: a network, or `None`
+    /// for the hand-written evaluation. A new engine starts with the
+    /// embedded network ([`nnue::embedded`]), if the build has one.
+    pub fn set_network(&mut self, network: Option<Arc<nnue::Network>>) {
+        self.network = network;
+    }
+
+    /// The network that evaluates (`None`: the hand-written evaluation).
+    pub fn network(&self) -> Option<&Arc<nnue::Network>> {
+        self.network.as_ref()
+    }
+
     /// Forgets everything learned: clears the table and the histories.
     pub fn new_game(&mut self) {
         self.wait();
@@ -445,12 +460,14 @@ impl Engine {
         let tt = Arc::clone(&self.tt);
         self.tt_fresh = false;
         let mut histories = self.histories.take().unwrap_or_else(Histories::new_boxed);
+        let network = self.network.clone();
         self.worker = Some(std::thread::spawn(move || {
             let mut on_event = on_event;
             histories.age();
             tt.new_search();
             let result = {
                 let mut thread = SearchThread::new(&tt, &shared, &limits, pos, &mut histories);
+                thread.set_network(network.as_deref());
                 thread.iterate(&mut *on_event)
             };
             shared.running.store(false, Ordering::SeqCst);

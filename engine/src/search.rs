@@ -15,6 +15,7 @@ use board::{Color, Move, MoveList, PieceKind, Position, Reason, Verdict};
 use crate::eval::{PIECE_VALUE, evaluate};
 pub use crate::history::Histories;
 use crate::history::{PieceTo, QuietContext};
+use crate::nnue::{AccumulatorStack, Network};
 use crate::time::TimeBudget;
 use crate::tt::{TranspositionTable, TtHit};
 use crate::{Bound, Event, Limits, Report, Score, SearchResult, Shared};
@@ -45,6 +46,8 @@ const ASPIRATION_DEPTH: u32 = 5;
 const CLOCK_CHECK_NODES: u64 = 1024;
 /// Entries of the per-thread evaluation cache (a power of two).
 const EVAL_CACHE_SIZE: usize = 1 << 16;
+/// The network's scores are clamped to this, far from the decisive band.
+const NET_SCORE_LIMIT: i32 = 10_000;
 /// Reverse-futility margin per ply of depth.
 const STATIC_NULL_MARGIN: i32 = 110;
 /// Futility pruning of quiet moves: the static evaluation plus this and
@@ -145,6 +148,11 @@ pub struct SearchThread<'a> {
     /// The static evaluation at each ply (`None` in check), for the
     /// `improving` test.
     static_evals: [Option<i32>; MAX_PLY + 2],
+    /// The neural network, when it evaluates instead of the hand-written
+    /// evaluation.
+    net: Option<&'a Network>,
+    /// The network's accumulators by ply (unused without a network).
+    acc: AccumulatorStack,
 }
 
 impl<'a> SearchThread<'a> {
@@ -184,7 +192,52 @@ impl<'a> SearchThread<'a> {
             eval_cache: vec![(0, i32::MIN); EVAL_CACHE_SIZE],
             moved: [None; MAX_PLY + 2],
             static_evals: [None; MAX_PLY + 2],
+            net: None,
+            acc: AccumulatorStack::new(MAX_PLY + 1),
         }
+    }
+
+    /// Evaluates with `net` instead of the hand-written evaluation.
+    pub(crate) fn set_network(&mut self, net: Option<&'a Network>) {
+        self.net = net;
+    }
+
+    /// Makes `mv` in the searched position, keeping the accumulators in
+    /// step. Every move the search makes goes through here and
+    /// [`SearchThread::unmake`].
+    #[inline]
+    fn make(&mut self, mv: Move) {
+        if self.net.is_some() {
+            self.acc.push(&self.pos, mv);
+        }
+        self.pos.make_move(mv);
+    }
+
+    /// Takes back the last [`SearchThread::make`].
+    #[inline]
+    fn unmake(&mut self) {
+        if self.net.is_some() {
+            self.acc.pop();
+        }
+        self.pos.unmake_move();
+    }
+
+    /// Passes the move (null-move pruning).
+    #[inline]
+    fn make_null(&mut self) {
+        if self.net.is_some() {
+            self.acc.push_null();
+        }
+        self.pos.make_null_move();
+    }
+
+    /// Takes back [`SearchThread::make_null`].
+    #[inline]
+    fn unmake_null(&mut self) {
+        if self.net.is_some() {
+            self.acc.pop();
+        }
+        self.pos.unmake_null_move();
     }
 
     /// The quiet-move context of a node at `ply`: the moves made at the
@@ -274,10 +327,13 @@ impl<'a> SearchThread<'a> {
     }
 
     fn iterate_inner(&mut self, on_event: &mut dyn FnMut(Event)) -> SearchResult {
+        if let Some(net) = self.net {
+            self.acc.reset(net, &self.pos);
+        }
         let mut result = SearchResult {
             best: None,
             ponder: None,
-            score: Score::Cp(evaluate(&self.pos)),
+            score: Score::Cp(self.evaluate()),
             rule: None,
             depth: 0,
             nodes: 0,
@@ -477,7 +533,7 @@ impl<'a> SearchThread<'a> {
                 (beta - head_start).max(-INFINITE + 1),
             );
             self.moved[0] = self.piece_to(mv);
-            self.pos.make_move(mv);
+            self.make(mv);
             let gives_check = self.pos.in_check();
             let new_depth = depth - 1 + i32::from(gives_check);
             let score = if i == pv_idx {
@@ -502,7 +558,7 @@ impl<'a> SearchThread<'a> {
             } else {
                 score
             };
-            self.pos.unmake_move();
+            self.unmake();
             if self.stopped {
                 break;
             }
@@ -651,9 +707,9 @@ impl<'a> SearchThread<'a> {
             if null_ok && depth >= 3 && static_eval >= beta && (rooks >= 1 || attackers >= 2) {
                 let r = 2 + depth / 4;
                 self.moved[ply] = None;
-                self.pos.make_null_move();
+                self.make_null();
                 let s = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, false, false);
-                self.pos.unmake_null_move();
+                self.unmake_null();
                 if self.stopped {
                     return 0;
                 }
@@ -714,10 +770,10 @@ impl<'a> SearchThread<'a> {
                     self.pos.see(mv, &PIECE_VALUE) < margin
                 };
             self.moved[ply] = pt;
-            self.pos.make_move(mv);
+            self.make(mv);
             let gives_check = self.pos.in_check();
             if see_losing && !gives_check {
-                self.pos.unmake_move();
+                self.unmake();
                 continue;
             }
             // Futility: a quiet move at low depth that cannot lift the
@@ -729,7 +785,7 @@ impl<'a> SearchThread<'a> {
                 && let Some(se) = static_eval
                 && se + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
             {
-                self.pos.unmake_move();
+                self.unmake();
                 continue;
             }
             let extension = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
@@ -760,7 +816,7 @@ impl<'a> SearchThread<'a> {
                 }
                 s
             };
-            self.pos.unmake_move();
+            self.unmake();
             if self.stopped {
                 return 0;
             }
@@ -866,9 +922,9 @@ impl<'a> SearchThread<'a> {
         scored.sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
         let mut best_move = None;
         for &(_, mv) in &scored {
-            self.pos.make_move(mv);
+            self.make(mv);
             let score = -self.qsearch(-beta, -alpha, ply + 1);
-            self.pos.unmake_move();
+            self.unmake();
             if self.stopped {
                 return 0;
             }
@@ -908,7 +964,16 @@ impl<'a> SearchThread<'a> {
         if slot.0 == key && slot.1 != i32::MIN {
             return slot.1;
         }
-        let e = evaluate(&self.pos);
+        let e = match self.net {
+            // Clamped far from the mate band, which the search reserves
+            // for proven results.
+            Some(net) => self
+                .acc
+                .evaluate(net, &self.pos)
+                .clamp(-NET_SCORE_LIMIT, NET_SCORE_LIMIT),
+            None => evaluate(&self.pos),
+        };
+        let slot = &mut self.eval_cache[(key as usize) & (EVAL_CACHE_SIZE - 1)];
         *slot = (key, e);
         e
     }

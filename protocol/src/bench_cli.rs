@@ -23,6 +23,11 @@ pub struct BenchArgs {
     /// Whether quiescence search stores its results in the table.
     #[arg(long = "store-qs", value_name = "on|off", default_value = "on", value_parser = parse_on_off, action = clap::ArgAction::Set)]
     store_qs: bool,
+    /// The evaluation: `builtin` (the embedded network, or the
+    /// hand-written evaluation in a build without one), `hand` (the
+    /// hand-written evaluation) or the path of a network file.
+    #[arg(long, value_name = "builtin|hand|FILE", default_value = "builtin")]
+    eval: String,
 }
 
 fn parse_policy(text: &str) -> Result<TtPolicy, String> {
@@ -39,11 +44,23 @@ fn parse_on_off(text: &str) -> Result<bool, String> {
 
 /// Runs the bench and prints its report on stdout.
 pub fn run(args: &BenchArgs) -> ExitCode {
+    let network = match args.eval.as_str() {
+        "builtin" => engine::nnue::embedded(),
+        "hand" => None,
+        path => match engine::nnue::Network::load(std::path::Path::new(path)) {
+            Ok(net) => Some(std::sync::Arc::new(net)),
+            Err(e) => {
+                eprintln!("chariot bench: {path}: {e}");
+                return ExitCode::FAILURE;
+            }
+        },
+    };
     let opts = BenchOptions {
         depth: args.depth,
         hash_mb: args.hash,
         tt: args.tt,
         store_qs: args.store_qs,
+        network,
     };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();

@@ -34,6 +34,8 @@ enum Id {
     MoveOverhead,
     ShowWdl,
     UciVariant,
+    EvalFile,
+    UseNnue,
 }
 
 /// An option's type with its default and range.
@@ -189,6 +191,20 @@ const SPECS: &[Spec] = &[
         kind: Kind::Combo(&[VARIANT]),
     },
     Spec {
+        id: Id::EvalFile,
+        ucci: "evalfile",
+        uci: Some("EvalFile"),
+        uci_only: false,
+        kind: Kind::Text(DEFAULT_NETWORK),
+    },
+    Spec {
+        id: Id::UseNnue,
+        ucci: "usennue",
+        uci: Some("Use NNUE"),
+        uci_only: false,
+        kind: Kind::Check(true),
+    },
+    Spec {
         id: Id::NewGame,
         ucci: "newgame",
         uci: Some("Clear Hash"),
@@ -203,6 +219,9 @@ pub const VARIANT: &str = "xiangqi";
 /// The `bookfiles` default: the book compiled into the binary.
 pub const DEFAULT_BOOK: &str = "<builtin>";
 
+/// The `evalfile` default: the network compiled into the binary.
+pub const DEFAULT_NETWORK: &str = "<builtin>";
+
 /// What a `setoption` asks the session to do beyond storing a value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
@@ -214,6 +233,10 @@ pub enum Action {
     NewGame,
     /// Open the book(s) named by this `bookfiles` value.
     OpenBook(String),
+    /// Load the network file named by this `evalfile` value.
+    LoadNetwork(String),
+    /// Evaluate with the network (true) or the hand-written terms.
+    UseNetwork(bool),
 }
 
 /// The result of one `setoption`.
@@ -262,6 +285,11 @@ pub struct Options {
     /// Fairy-Stockfish and the cutechess fork that plays xiangqi do, and
     /// which selects their ranks 1–10.
     pub notation: Notation,
+    /// `EvalFile`: the network file, or [`DEFAULT_NETWORK`].
+    pub evalfile: String,
+    /// `Use NNUE`: evaluate with the network rather than the hand-written
+    /// terms.
+    pub use_nnue: bool,
 }
 
 impl Default for Options {
@@ -281,6 +309,8 @@ impl Default for Options {
             move_overhead_ms: 10,
             show_wdl: false,
             notation: Notation::Iccs,
+            evalfile: DEFAULT_NETWORK.to_string(),
+            use_nnue: true,
         }
     }
 }
@@ -397,14 +427,23 @@ impl Options {
                     Id::Batch => self.batch = on,
                     Id::Debug => self.debug = on,
                     Id::ShowWdl => self.show_wdl = on,
+                    Id::UseNnue => {
+                        self.use_nnue = on;
+                        applied.action = Some(Action::UseNetwork(on));
+                    }
                     _ => {}
                 }
             }
             Kind::Text(_) => {
                 let text = value.unwrap_or_default().to_string();
-                if spec.id == Id::BookFiles {
-                    self.bookfiles.clone_from(&text);
-                    applied.action = Some(Action::OpenBook(text));
+                match spec.id {
+                    Id::BookFiles => {
+                        self.bookfiles.clone_from(&text);
+                        applied.action = Some(Action::OpenBook(text));
+                    }
+                    // Stored by the session once the file has loaded.
+                    Id::EvalFile => applied.action = Some(Action::LoadNetwork(text)),
+                    _ => {}
                 }
             }
             Kind::Combo(values) => {

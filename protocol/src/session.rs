@@ -22,9 +22,11 @@ use board::{Color, Move, Outcome, Position, Reason};
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 use engine::{Clock, Engine, Event, Favoured, Limits, SearchHandle, SearchResult};
 
-use crate::command::{Base, Command, Depth, GoCommand, MAX_TIME_MS, ParseError, PositionSpec};
+use crate::command::{
+    Base, Command, Depth, GoCommand, MAX_TIME_MS, ParseError, PositionSpec, quote,
+};
 use crate::notation::Notation;
-use crate::options::{Action, Dialect, Options};
+use crate::options::{Action, DEFAULT_NETWORK, Dialect, Options};
 use crate::output::{self, Output};
 
 /// What the reader sends: a parsed line, or the end of input.
@@ -113,6 +115,8 @@ pub struct Session {
     queue: VecDeque<Input>,
     /// Varies book choices from game to game.
     book_seed: u64,
+    /// The network `evalfile` names (evaluating when `usennue` is on).
+    network: Option<Arc<engine::nnue::Network>>,
 }
 
 impl Session {
@@ -140,6 +144,7 @@ impl Session {
             perft: None,
             queue: VecDeque::new(),
             book_seed,
+            network: engine::nnue::embedded(),
         }
     }
 
@@ -423,7 +428,20 @@ impl Session {
                 None => self.diag("no valid position"),
             },
             Command::Eval => match &self.position {
-                Some(pos) => self.out.line(engine::eval_trace(pos).trim_end()),
+                Some(pos) => {
+                    self.out.line(engine::eval_trace(pos).trim_end());
+                    if let Some(net) = &self.network {
+                        let used = if self.options.use_nnue {
+                            "used"
+                        } else {
+                            "not used"
+                        };
+                        self.out.line(&format!(
+                            "NNUE evaluation: {} (side to move; {used})",
+                            net.evaluate(pos)
+                        ));
+                    }
+                }
                 None => self.diag("no valid position"),
             },
             Command::Bench => self.bench(),
@@ -471,6 +489,41 @@ impl Session {
             Some(Action::SetThreads(n)) => self.engine.set_threads(n),
             Some(Action::NewGame) => self.engine.new_game(),
             Some(Action::OpenBook(spec)) => self.open_books(&spec),
+            Some(Action::LoadNetwork(spec)) => self.load_network(&spec),
+            Some(Action::UseNetwork(on)) => {
+                self.engine.set_network(self.network.clone().filter(|_| on));
+            }
+        }
+    }
+
+    /// Loads the network an `evalfile` value names (`<builtin>` or empty:
+    /// the embedded one). A file that does not load leaves the current
+    /// network playing, and says why.
+    fn load_network(&mut self, spec: &str) {
+        let spec = spec.trim();
+        let loaded = if spec.is_empty() || spec.eq_ignore_ascii_case(DEFAULT_NETWORK) {
+            engine::nnue::embedded().ok_or_else(|| "this build embeds no network".to_string())
+        } else {
+            engine::nnue::Network::load(std::path::Path::new(spec))
+                .map(Arc::new)
+                .map_err(|e| e.to_string())
+        };
+        match loaded {
+            Ok(net) => {
+                self.diag(&format!("evalfile {}: {}", quote(spec), net.describe()));
+                self.options.evalfile = spec.to_string();
+                self.network = Some(net);
+                self.engine
+                    .set_network(self.network.clone().filter(|_| self.options.use_nnue));
+            }
+            Err(e) => {
+                let current = self.options.evalfile.clone();
+                self.diag(&format!(
+                    "evalfile {}: {e}; keeping {}",
+                    quote(spec),
+                    quote(&current)
+                ));
+            }
         }
     }
 

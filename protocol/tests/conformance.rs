@@ -1499,3 +1499,57 @@ fn extra_big_hash_is_ready_fast() {
     e.send_all(&["position startpos", "go depth 3"]);
     bestmove_of(&mut e, None, &[]);
 }
+
+/// `EvalFile` / `evalfile`: a file that does not load (missing, not a
+/// network, cut short) is named with the reason, and the network that
+/// played before keeps playing; `Use NNUE` switches to the hand-written
+/// evaluation and back; both names work in both dialects.
+#[test]
+fn extra_evalfile_bad_files_keep_the_network() {
+    let dir = std::env::temp_dir().join(format!("chariot-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let junk = dir.join("junk.nnue");
+    std::fs::write(
+        &junk,
+        b"not a network at all, but long enough to have a header",
+    )
+    .expect("write");
+    let mut e = Engine::uci();
+    let before = {
+        e.send_all(&["position startpos", "eval"]);
+        e.sync()
+    };
+    for (file, reason) in [
+        (dir.join("missing.nnue"), "not found"),
+        (junk.clone(), "magic"),
+    ] {
+        e.send(&format!("setoption name EvalFile value {}", file.display()));
+        let lines = e.sync();
+        assert!(
+            lines.iter().any(|l| l.starts_with("info string evalfile")
+                && l.contains(reason)
+                && l.contains("keeping <builtin>")),
+            "{lines:?}"
+        );
+        e.send_all(&["position startpos", "eval"]);
+        assert_eq!(e.sync(), before, "the evaluation did not change");
+    }
+    // The hand-written evaluation on request; a search still answers.
+    e.send_all(&[
+        "setoption name Use NNUE value false",
+        "position startpos",
+        "go depth 3",
+    ]);
+    bestmove_of(&mut e, None, &[]);
+    e.send_all(&["setoption name Use NNUE value maybe"]);
+    let lines = e.sync();
+    assert!(
+        lines.iter().any(|l| l.contains("expected true or false")),
+        "{lines:?}"
+    );
+    let mut u = Engine::ucci();
+    u.send(&format!("setoption evalfile {}", junk.display()));
+    let lines = u.sync();
+    assert!(lines.iter().any(|l| l.contains("magic")), "{lines:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -84,5 +84,43 @@ fn datagen_train_export_load() {
             "position {i}: {err} cp apart"
         );
     }
+
+    // 5. The engine plays with it: `EvalFile` loads it, `eval` shows its
+    // score, and a search that uses it answers a legal move.
+    let script = format!(
+        "uci\nsetoption name EvalFile value {}\nposition startpos moves h2e2\neval\n\
+         go depth 5\nisready\nquit\n",
+        net_path.display()
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run chariot");
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin.write_all(script.as_bytes()).expect("write script");
+    }
+    let out = child.wait_with_output().expect("chariot ends");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let checksum = format!("checksum {:08x}", loaded.checksum());
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("info string evalfile") && l.contains(&checksum)),
+        "{text}"
+    );
+    let mut after_h2e2 = board::Position::startpos();
+    after_h2e2
+        .play(after_h2e2.parse_move("h2e2").expect("move"))
+        .expect("legal");
+    let expected = format!("NNUE evaluation: {} ", loaded.evaluate(&after_h2e2));
+    assert!(text.lines().any(|l| l.starts_with(&expected)), "{text}");
+    let best = text
+        .lines()
+        .find_map(|l| l.strip_prefix("bestmove "))
+        .and_then(|l| l.split_whitespace().next())
+        .expect("a bestmove line");
+    assert!(after_h2e2.parse_move(best).is_ok(), "{best} in {text}");
     let _ = std::fs::remove_dir_all(&dir);
 }

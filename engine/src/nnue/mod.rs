@@ -13,21 +13,46 @@
 //!   a position or updated by adding and removing features.
 //! - [`simd`]: the output layer (squared clipped ReLU and the dot product),
 //!   scalar and AVX2, chosen at run time.
+//! - [`stack`]: the search's per-ply accumulators, updated lazily.
 //! - [`data`]: the training record (a packed position with its search
 //!   score and game result) and its streaming writer and reader.
 //!
-//! Not here: wiring the network into the search (the search keeps its own
-//! per-ply stack of accumulators) and choosing it as the default
-//! evaluation; both wait for games that show the network is stronger.
+//! - [`embedded`]: the network compiled into the binary, the default
+//!   evaluation of every search.
+//!
+//! The search owns an [`AccumulatorStack`] per thread and calls it from
+//! its make and unmake (`search::SearchThread`).
 
 pub mod accumulator;
 pub mod data;
 pub mod features;
 pub mod network;
 pub mod simd;
+pub mod stack;
 
 pub use accumulator::Accumulator;
 pub use network::{Network, NetworkError};
+pub use stack::AccumulatorStack;
+
+use std::sync::{Arc, OnceLock};
+
+/// The network file compiled into the binary (`docs/nnue.md`, lineage in
+/// `docs/strength.md`); empty while none is shipped.
+static EMBEDDED_FILE: &[u8] = &[];
+
+/// The embedded network, read once; `None` when the build has none.
+/// The file is checked by the same loader as any other, and a test
+/// demands that it loads.
+pub fn embedded() -> Option<Arc<Network>> {
+    static NET: OnceLock<Option<Arc<Network>>> = OnceLock::new();
+    NET.get_or_init(|| {
+        if EMBEDDED_FILE.is_empty() {
+            return None;
+        }
+        Network::from_bytes(EMBEDDED_FILE).ok().map(Arc::new)
+    })
+    .clone()
+}
 
 #[cfg(test)]
 mod tests;

@@ -9,6 +9,7 @@ use super::data::{Record, RecordReader, RecordWriter};
 use super::features::{HIDDEN, TOTAL_INPUTS};
 use super::network::{HEADER_BYTES, Network, NetworkError};
 use super::simd::Backend;
+use super::stack::AccumulatorStack;
 
 /// A small deterministic generator (xorshift64*), so the tests need no
 /// dependency and always see the same positions.
@@ -111,6 +112,56 @@ fn incremental_updates_match_refresh_and_backends_agree() {
         clipped_high > 0 && clipped_low > 0,
         "activation range not covered"
     );
+}
+
+/// The search's lazy stack against a refresh: a random walk down and up a
+/// tree (moves, captures, null moves, undone moves) that evaluates only
+/// some plies, so deltas are replayed over several plies at a time.
+#[test]
+fn lazy_stack_matches_refresh() {
+    let net = random_network(11);
+    let mut rng = Rng(77);
+    let mut stack = AccumulatorStack::new(64);
+    let mut checked = 0;
+    for _game in 0..40 {
+        let mut pos = Position::startpos();
+        stack.reset(&net, &pos);
+        // Kinds of the pushes on the stack: true for a null move.
+        let mut made: Vec<bool> = Vec::new();
+        for _step in 0..400 {
+            let moves = pos.legal_moves();
+            let down = made.is_empty() || (made.len() < 60 && rng.below(3) != 0);
+            if down && !moves.is_empty() {
+                if !pos.in_check() && rng.below(8) == 0 {
+                    stack.push_null();
+                    pos.make_null_move();
+                    made.push(true);
+                } else {
+                    let m = moves[rng.below(moves.len())];
+                    stack.push(&pos, m);
+                    pos.make_move(m);
+                    made.push(false);
+                }
+            } else if let Some(null) = made.pop() {
+                stack.pop();
+                if null {
+                    pos.unmake_null_move();
+                } else {
+                    pos.unmake_move();
+                }
+            }
+            if rng.below(3) == 0 {
+                assert_eq!(
+                    stack.evaluate(&net, &pos),
+                    net.evaluate(&pos),
+                    "{}",
+                    pos.fen()
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 4000, "{checked}");
 }
 
 #[test]

@@ -1,0 +1,163 @@
+//! The search's per-ply stack of accumulators, updated lazily.
+//!
+//! The search makes many moves whose child it never evaluates: captures
+//! that SEE prunes right after the make, futile quiet moves, nodes in check
+//! (they take no static evaluation), null moves. So a make only records
+//! what changed (a [`Delta`]) and marks the new ply stale; the accumulator
+//! of a ply is brought up to date when that ply is evaluated, from the
+//! nearest ancestor that is, by replaying the recorded deltas. Unmake is a
+//! pop.
+//!
+//! The slow twin is [`Accumulator::new`] (a refresh from the position):
+//! `tests` cross-checks the stack against it along random games with
+//! captures, null moves and unevaluated plies.
+
+use board::{Color, Move, Piece, PieceKind, Position};
+
+use super::accumulator::Accumulator;
+use super::features;
+use super::network::Network;
+use super::simd::{self, Backend};
+
+/// What one ply changed: the piece that moved, the move and what it took.
+/// `None` for a null move (nothing changes).
+type Delta = Option<(Piece, Move, Option<Piece>)>;
+
+/// Accumulators by ply from the search root, with the changes between
+/// them. Index 0 is the root.
+pub struct AccumulatorStack {
+    accs: Vec<Accumulator>,
+    deltas: Vec<Delta>,
+    /// Whether `accs[i]` describes ply `i`'s position.
+    fresh: Vec<bool>,
+    top: usize,
+    backend: Backend,
+}
+
+impl AccumulatorStack {
+    /// A stack for `plies` plies below the root.
+    pub fn new(plies: usize) -> AccumulatorStack {
+        AccumulatorStack {
+            accs: vec![Accumulator::default(); plies + 1],
+            deltas: vec![None; plies + 1],
+            fresh: vec![false; plies + 1],
+            top: 0,
+            backend: Backend::detect(),
+        }
+    }
+
+    /// Starts over at `pos`, the search root.
+    pub fn reset(&mut self, net: &Network, pos: &Position) {
+        self.top = 0;
+        self.accs[0].refresh(net, pos);
+        self.fresh[0] = true;
+    }
+
+    /// Records `m`, about to be made in `pos` (the position before it).
+    /// Past the stack's depth the push is ignored and so is the matching
+    /// pop, and evaluations there refresh (the search never goes so deep).
+    #[inline]
+    pub fn push(&mut self, pos: &Position, m: Move) {
+        let moved = pos.piece_at(m.from());
+        self.push_delta(moved.map(|p| (p, m, pos.piece_at(m.to()))));
+    }
+
+    /// Records a null move.
+    #[inline]
+    pub fn push_null(&mut self) {
+        self.push_delta(None);
+    }
+
+    #[inline]
+    fn push_delta(&mut self, d: Delta) {
+        self.top += 1;
+        if self.top < self.accs.len() {
+            self.deltas[self.top] = d;
+            self.fresh[self.top] = false;
+        }
+    }
+
+    /// Forgets the last push.
+    #[inline]
+    pub fn pop(&mut self) {
+        self.top = self.top.saturating_sub(1);
+    }
+
+    /// The network's score of `pos` (the position at the top of the
+    /// stack) for its side to move.
+    pub fn evaluate(&mut self, net: &Network, pos: &Position) -> i32 {
+        if self.top >= self.accs.len() {
+            return Accumulator::new(net, pos).evaluate_with(net, pos.side_to_move(), self.backend);
+        }
+        self.bring_up_to_date(net, pos);
+        self.accs[self.top].evaluate_with(net, pos.side_to_move(), self.backend)
+    }
+
+    /// Makes `accs[top]` describe `pos`.
+    fn bring_up_to_date(&mut self, net: &Network, pos: &Position) {
+        let top = self.top;
+        if self.fresh[top] {
+            return;
+        }
+        let Some(base) = (0..top).rev().find(|&i| self.fresh[i]) else {
+            self.accs[top].refresh(net, pos);
+            self.fresh[top] = true;
+            return;
+        };
+        let (below, above) = self.accs.split_at_mut(top);
+        let (prev, out) = (&below[base], &mut above[0]);
+        for persp in Color::ALL {
+            // A general that changed king bucket on the way changes every
+            // row of its side: refresh that side from the position.
+            let b = features::bucket(persp, pos.king_square(persp));
+            let own_king = Piece::new(persp, PieceKind::King);
+            let rebucketed = self.deltas[base + 1..=top]
+                .iter()
+                .flatten()
+                .any(|&(p, m, _)| p == own_king && features::bucket(persp, m.from()) != b);
+            if rebucketed {
+                out.refresh_side(net, pos, persp);
+                continue;
+            }
+            let side = persp.index();
+            let mut changes = self.deltas[base + 1..=top].iter().flatten();
+            match (changes.next(), top - base) {
+                // The common case, one move: copy and update in one pass.
+                (Some(&(p, m, cap)), 1) => {
+                    let add = net.ft_row(features::index(persp, b, p, m.to()));
+                    let sub = net.ft_row(features::index(persp, b, p, m.from()));
+                    match cap {
+                        Some(c) => {
+                            let cap = net.ft_row(features::index(persp, b, c, m.to()));
+                            simd::copy_update(
+                                self.backend,
+                                &mut out.values[side],
+                                &prev.values[side],
+                                add,
+                                &[sub, cap],
+                            );
+                        }
+                        None => simd::copy_update(
+                            self.backend,
+                            &mut out.values[side],
+                            &prev.values[side],
+                            add,
+                            &[sub],
+                        ),
+                    }
+                }
+                (first, _) => {
+                    out.values[side] = prev.values[side];
+                    for &(p, m, cap) in first.into_iter().chain(changes) {
+                        out.add(net, persp, b, p, m.to());
+                        out.remove(net, persp, b, p, m.from());
+                        if let Some(c) = cap {
+                            out.remove(net, persp, b, c, m.to());
+                        }
+                    }
+                }
+            }
+        }
+        self.fresh[top] = true;
+    }
+}
