@@ -1,6 +1,6 @@
 //! Prints one line per completed iteration of a search of a FEN, for
 //! time-to-depth measurements:
-//! `cargo run --release -p engine --example depth -- <depth> [<hash MB>] [<FEN>]`.
+//! `cargo run --release -p engine --example depth -- [--threads N] <depth> [<hash MB>] [<FEN>]`.
 
 use std::time::Instant;
 
@@ -8,7 +8,12 @@ use board::Position;
 use engine::{Engine, Event, Limits};
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let mut threads = 1;
+    if let Some(i) = args.iter().position(|a| a == "--threads") {
+        threads = args.get(i + 1).and_then(|n| n.parse().ok()).unwrap_or(0);
+        args.drain(i..(i + 2).min(args.len()));
+    }
     let depth = args.first().and_then(|d| d.parse().ok()).unwrap_or(10);
     let hash = args.get(1).and_then(|h| h.parse().ok()).unwrap_or(16);
     let fen = args.get(2).map_or(board::START_FEN, String::as_str);
@@ -21,6 +26,10 @@ fn main() {
     };
     let mut engine = Engine::new();
     if let Err(e) = engine.set_hash_mb(hash) {
+        eprintln!("depth: {e}");
+        std::process::exit(2);
+    }
+    if let Err(e) = engine.set_threads(threads) {
         eprintln!("depth: {e}");
         std::process::exit(2);
     }

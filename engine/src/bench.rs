@@ -3,6 +3,9 @@
 //! search's behaviour signature (`Bench: N` in commit messages), so it must
 //! be deterministic: no clocks influence the search, nothing carries over
 //! between positions.
+//!
+//! With more threads ([`BenchOptions::threads`]) it measures the speed of
+//! Lazy SMP instead: the node count then varies from run to run.
 
 use std::io::{self, Write};
 use std::sync::Arc;
@@ -11,9 +14,10 @@ use std::time::{Duration, Instant};
 use board::Position;
 
 use crate::nnue::Network;
+use crate::pool::{MAX_THREADS, Pool, Task};
 use crate::search::{Histories, SearchOptions, SearchThread, TtStats};
 use crate::tt::{TranspositionTable, TtPolicy};
-use crate::{Limits, Shared};
+use crate::{Limits, SearchResult, Shared};
 
 /// The default bench depth.
 pub const DEFAULT_DEPTH: u32 = 7;
@@ -83,6 +87,8 @@ pub struct BenchOptions {
     pub store_qs: bool,
     /// The network that evaluates (`None`: the hand-written evaluation).
     pub network: Option<Arc<Network>>,
+    /// Search threads (1 for the signature).
+    pub threads: usize,
 }
 
 impl Default for BenchOptions {
@@ -93,6 +99,7 @@ impl Default for BenchOptions {
             tt: TtPolicy::TwoTier,
             store_qs: true,
             network: crate::nnue::embedded(),
+            threads: 1,
         }
     }
 }
@@ -113,12 +120,35 @@ pub struct BenchSummary {
 /// Runs the bench, printing one line per position and the totals.
 ///
 /// # Errors
-/// Only errors writing to `out`; a bad table size is reported as
-/// [`io::ErrorKind::InvalidInput`].
+/// Only errors writing to `out`; a bad table size or thread count is
+/// reported as [`io::ErrorKind::InvalidInput`], threads the system will not
+/// create as [`io::ErrorKind::Other`].
 pub fn run(opts: &BenchOptions, out: &mut dyn Write) -> io::Result<BenchSummary> {
     let depth = opts.depth.unwrap_or(DEFAULT_DEPTH).max(1);
-    let tt = TranspositionTable::try_new(opts.hash_mb, opts.tt)
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "bad hash size"))?;
+    let tt = Arc::new(
+        TranspositionTable::try_new(opts.hash_mb, opts.tt)
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "bad hash size"))?,
+    );
+    if opts.threads == 0 || opts.threads > MAX_THREADS {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "bad thread count",
+        ));
+    }
+    // One thread searches here, as it always has; more go through the
+    // engine's pool.
+    let mut pool = Pool::new();
+    if opts.threads > 1 {
+        pool.resize(opts.threads).map_err(|made| {
+            io::Error::other(format!(
+                "the system created only {made} of {} threads",
+                opts.threads
+            ))
+        })?;
+    }
+    let options = SearchOptions {
+        store_qs: opts.store_qs,
+    };
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
@@ -129,19 +159,43 @@ pub fn run(opts: &BenchOptions, out: &mut dyn Write) -> io::Result<BenchSummary>
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("{fen}: {e}")))?;
         tt.clear();
         tt.new_search();
-        let mut histories = Histories::new_boxed();
-        let shared = Arc::new(Shared::new());
         let t0 = Instant::now();
-        let mut thread = SearchThread::new(&tt, &shared, &limits, pos, &mut histories);
-        thread.set_network(opts.network.as_deref());
-        thread.set_options(SearchOptions {
-            store_qs: opts.store_qs,
-        });
-        let result = thread.iterate(&mut |_| {});
+        let (result, tt_stats) = if opts.threads > 1 {
+            pool.clear_histories();
+            let shared = Arc::new(Shared::with_threads(opts.threads));
+            shared
+                .running
+                .store(true, std::sync::atomic::Ordering::SeqCst);
+            let task = Task {
+                pos,
+                limits: limits.clone(),
+                options,
+                tt: Arc::clone(&tt),
+                shared,
+                network: opts.network.clone(),
+            };
+            pool.search(task, Box::new(|_| {}));
+            let outcome = pool
+                .wait()
+                .ok_or_else(|| io::Error::other("the search threads gave no result"))?;
+            (outcome.result, outcome.tt_stats)
+        } else {
+            let mut histories = Histories::new_boxed();
+            let shared = Arc::new(Shared::new());
+            let mut thread = SearchThread::new(&tt, &shared, &limits, pos, &mut histories);
+            thread.set_network(opts.network.as_deref());
+            thread.set_options(options);
+            let result = thread.iterate(&mut |_| {});
+            let result = SearchResult {
+                nodes: thread.nodes,
+                ..result
+            };
+            (result, thread.tt_stats)
+        };
         let elapsed = t0.elapsed();
         summary.time += elapsed;
-        summary.nodes += thread.nodes;
-        summary.tt += thread.tt_stats;
+        summary.nodes += result.nodes;
+        summary.tt += tt_stats;
         let best = result
             .best
             .map_or_else(|| "(none)".to_string(), |m| m.to_string());
@@ -152,7 +206,7 @@ pub fn run(opts: &BenchOptions, out: &mut dyn Write) -> io::Result<BenchSummary>
             POSITIONS.len(),
             result.score,
             result.depth,
-            thread.nodes,
+            result.nodes,
             elapsed.as_millis()
         )?;
     }
@@ -168,13 +222,14 @@ pub fn run(opts: &BenchOptions, out: &mut dyn Write) -> io::Result<BenchSummary>
     writeln!(out, "===========================")?;
     writeln!(
         out,
-        "Depth: {depth}  Hash: {} MB  TT: {}  Store qs: {}  Eval: {}",
+        "Depth: {depth}  Hash: {} MB  TT: {}  Store qs: {}  Eval: {}  Threads: {}",
         opts.hash_mb,
         opts.tt,
         opts.store_qs,
         opts.network
             .as_ref()
-            .map_or_else(|| "hand-written".to_string(), |n| n.describe())
+            .map_or_else(|| "hand-written".to_string(), |n| n.describe()),
+        opts.threads
     )?;
     writeln!(out, "TT probes: {}", t.probes)?;
     writeln!(out, "TT hits: {}", t.hits)?;

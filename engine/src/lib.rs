@@ -3,19 +3,23 @@
 //! management and the deterministic bench.
 //!
 //! The surface is small on purpose: [`Engine::start`] launches a search on
-//! a worker thread with [`Limits`] and a callback for [`Event`]s,
-//! [`SearchHandle::stop`] ends it, [`Engine::wait`] returns the single
-//! [`SearchResult`]. Turning text into limits and results into protocol
-//! lines is the `protocol` crate's job; nothing here prints.
+//! the engine's search threads with [`Limits`] and a callback for
+//! [`Event`]s, [`SearchHandle::stop`] ends it, [`Engine::wait`] returns the
+//! single [`SearchResult`]. Turning text into limits and results into
+//! protocol lines is the `protocol` crate's job; nothing here prints.
 //!
-//! Shared between threads: the [`tt`] table (lock-free), the stop flag and
-//! the clock state (in [`SearchHandle`]). Everything else a search mutates
-//! lives in a per-thread [`search::SearchThread`].
+//! [`Engine::set_threads`] sets how many threads search (Lazy SMP: every
+//! thread searches the root on the shared table; the threads live in a
+//! pool that parks between searches). Shared between threads: the [`tt`]
+//! table (lock-free), the stop flag, the clock state (in [`SearchHandle`])
+//! and the node counters. Everything else a search mutates lives in a
+//! per-thread [`search::SearchThread`].
 
 pub mod bench;
 pub mod eval;
 mod history;
 pub mod nnue;
+mod pool;
 pub mod search;
 mod time;
 pub mod tt;
@@ -23,16 +27,17 @@ pub mod tt;
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use board::{Move, Position, Reason};
 
 pub use eval::{eval_trace, evaluate};
+pub use pool::MAX_THREADS;
 pub use time::DEFAULT_MOVE_OVERHEAD;
 pub use tt::{TranspositionTable, TtPolicy};
 
-use search::{Histories, SearchThread};
+use pool::{Pool, Task};
+use search::SearchOptions;
 
 /// The side to move's clock, as the GUI reports it with `go`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -247,20 +252,44 @@ pub enum EngineError {
     /// The hash size is zero, too large for the address space, or could
     /// not be allocated.
     HashSize(usize),
+    /// A thread count of 0 or above [`MAX_THREADS`].
+    ThreadCount(usize),
+    /// The system refused to create more threads: `running` of the
+    /// `requested` search threads exist and search.
+    ThreadsRefused {
+        /// The thread count asked for.
+        requested: usize,
+        /// The threads the engine has now.
+        running: usize,
+    },
 }
 
 impl fmt::Display for EngineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             EngineError::HashSize(mb) => write!(f, "cannot allocate a {mb} MB hash table"),
+            EngineError::ThreadCount(n) => {
+                write!(f, "{n} is not a thread count between 1 and {MAX_THREADS}")
+            }
+            EngineError::ThreadsRefused { requested, running } => write!(
+                f,
+                "the system created only {running} of {requested} search threads"
+            ),
         }
     }
 }
 
 impl std::error::Error for EngineError {}
 
-/// State shared by the controller and the searching thread: the stop flag
-/// and the clock start (moved at `ponderhit`).
+/// A node counter on a cache line of its own, so that threads publishing
+/// their counts do not slow each other down.
+#[derive(Debug, Default)]
+#[repr(align(64))]
+pub(crate) struct NodeCounter(pub(crate) std::sync::atomic::AtomicU64);
+
+/// State shared by the controller and the searching threads: the stop
+/// flag, the clock start (moved at `ponderhit`) and each thread's node
+/// count.
 #[derive(Debug)]
 pub(crate) struct Shared {
     /// Set to end the search.
@@ -273,16 +302,27 @@ pub(crate) struct Shared {
     pub(crate) epoch: Instant,
     /// Nanoseconds after `epoch` at which the clocks started running.
     pub(crate) clock_start_ns: AtomicU64,
+    /// Nodes searched by each thread, as last published (one entry per
+    /// search thread; a thread keeps its exact count itself).
+    pub(crate) nodes: Box<[NodeCounter]>,
 }
 
 impl Shared {
     fn new() -> Shared {
+        Shared::with_threads(1)
+    }
+
+    /// The state of a search by `threads` threads.
+    fn with_threads(threads: usize) -> Shared {
         Shared {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
             running: AtomicBool::new(false),
             epoch: Instant::now(),
             clock_start_ns: AtomicU64::new(0),
+            nodes: (0..threads.max(1))
+                .map(|_| NodeCounter::default())
+                .collect(),
         }
     }
 }
@@ -322,8 +362,8 @@ impl SearchHandle {
     }
 }
 
-/// The engine: owns the table and the histories kept between searches,
-/// and runs one search at a time on a worker thread.
+/// The engine: owns the table and the search threads (each with the
+/// histories it keeps between searches), and runs one search at a time.
 pub struct Engine {
     tt: Arc<TranspositionTable>,
     /// No search has used the table since it was built: it is still all
@@ -331,9 +371,10 @@ pub struct Engine {
     /// pages the OS zeroes lazily (seconds for a big one).
     tt_fresh: bool,
     shared: Arc<std::sync::Mutex<Arc<Shared>>>,
-    threads: usize,
-    histories: Option<Box<Histories>>,
-    worker: Option<JoinHandle<(SearchResult, Box<Histories>)>>,
+    /// The search threads, parked between searches.
+    pool: Pool,
+    /// A search was started and its result not yet collected.
+    searching: bool,
     /// The network that evaluates; `None`: the hand-written evaluation.
     network: Option<Arc<nnue::Network>>,
 }
@@ -348,8 +389,8 @@ impl fmt::Debug for Engine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Engine")
             .field("hash_mb", &self.tt.size_mb())
-            .field("threads", &self.threads)
-            .field("searching", &self.worker.is_some())
+            .field("threads", &self.pool.len())
+            .field("searching", &self.searching)
             .finish_non_exhaustive()
     }
 }
@@ -360,6 +401,9 @@ pub const DEFAULT_HASH_MB: usize = 16;
 impl Engine {
     /// An engine with a 16 MB table and one thread.
     pub fn new() -> Engine {
+        let mut pool = Pool::new();
+        // Should the system refuse even this thread, `start` asks again.
+        let _ = pool.resize(1);
         Engine {
             tt: Arc::new(TranspositionTable::with_policy(
                 DEFAULT_HASH_MB,
@@ -367,9 +411,8 @@ impl Engine {
             )),
             tt_fresh: true,
             shared: Arc::new(std::sync::Mutex::new(Arc::new(Shared::new()))),
-            threads: 1,
-            histories: Some(Histories::new_boxed()),
-            worker: None,
+            pool,
+            searching: false,
             network: nnue::embedded(),
         }
     }
@@ -411,10 +454,31 @@ impl Engine {
         self.tt.size_mb()
     }
 
-    /// Sets the number of search threads. Only one thread searches for now
-    /// (the table is ready to be shared); the value is kept for later.
-    pub fn set_threads(&mut self, n: usize) {
-        self.threads = n.max(1);
+    /// Sets the number of search threads (Lazy SMP), creating or ending
+    /// threads now; threads that stay keep their histories. Waits for a
+    /// running search first.
+    ///
+    /// # Errors
+    /// [`EngineError::ThreadCount`] for 0 or more than [`MAX_THREADS`]
+    /// (nothing changes); [`EngineError::ThreadsRefused`] when the system
+    /// will not create that many threads (the engine keeps every thread it
+    /// could create, at least one).
+    pub fn set_threads(&mut self, n: usize) -> Result<(), EngineError> {
+        if n == 0 || n > MAX_THREADS {
+            return Err(EngineError::ThreadCount(n));
+        }
+        self.wait();
+        self.pool
+            .resize(n)
+            .map_err(|running| EngineError::ThreadsRefused {
+                requested: n,
+                running,
+            })
+    }
+
+    /// The number of search threads.
+    pub fn threads(&self) -> usize {
+        self.pool.len()
     }
 
     /// Chooses the evaluation of the next searches: a network, or `None`
@@ -436,43 +500,44 @@ impl Engine {
             self.tt.clear();
             self.tt_fresh = true;
         }
-        if let Some(h) = self.histories.as_mut() {
-            h.clear();
-        }
+        self.pool.clear_histories();
     }
 
     /// Starts a search of `pos` (which carries the game history for
-    /// repetition judging) on a worker thread and returns at once. Events
-    /// go to `on_event` on that thread. A search still running is stopped
-    /// and collected first.
+    /// repetition judging) on the search threads and returns at once.
+    /// Events go to `on_event` on the main search thread. A search still
+    /// running is stopped and collected first.
+    ///
+    /// # Panics
+    /// When the system cannot create even one search thread.
     pub fn start(&mut self, pos: Position, limits: Limits, on_event: Box<dyn FnMut(Event) + Send>) {
-        if self.worker.is_some() {
+        if self.searching {
             self.handle().stop();
             self.wait();
         }
-        let shared = Arc::new(Shared::new());
+        if self.pool.len() == 0 {
+            assert!(self.pool.resize(1).is_ok(), "cannot create a search thread");
+        }
+        let shared = Arc::new(Shared::with_threads(self.pool.len()));
         shared.pondering.store(limits.ponder, Ordering::SeqCst);
         shared.running.store(true, Ordering::SeqCst);
         match self.shared.lock() {
             Ok(mut g) => *g = Arc::clone(&shared),
             Err(p) => *p.into_inner() = Arc::clone(&shared),
         }
-        let tt = Arc::clone(&self.tt);
         self.tt_fresh = false;
-        let mut histories = self.histories.take().unwrap_or_else(Histories::new_boxed);
-        let network = self.network.clone();
-        self.worker = Some(std::thread::spawn(move || {
-            let mut on_event = on_event;
-            histories.age();
-            tt.new_search();
-            let result = {
-                let mut thread = SearchThread::new(&tt, &shared, &limits, pos, &mut histories);
-                thread.set_network(network.as_deref());
-                thread.iterate(&mut *on_event)
-            };
-            shared.running.store(false, Ordering::SeqCst);
-            (result, histories)
-        }));
+        // Before any thread stores: every thread searches this generation.
+        self.tt.new_search();
+        let task = Task {
+            pos,
+            limits,
+            options: SearchOptions::default(),
+            tt: Arc::clone(&self.tt),
+            shared,
+            network: self.network.clone(),
+        };
+        self.pool.search(task, on_event);
+        self.searching = true;
     }
 
     /// A remote control for the current (and any later) search.
@@ -494,23 +559,24 @@ impl Engine {
             nodes: 0,
             time: Duration::ZERO,
         };
-        let Some(worker) = self.worker.take() else {
+        if !self.searching {
             return empty;
-        };
-        match worker.join() {
-            Ok((result, histories)) => {
-                self.histories = Some(histories);
-                result
-            }
-            Err(_) => {
-                self.histories = Some(Histories::new_boxed());
-                empty
-            }
         }
+        self.searching = false;
+        self.pool.wait().map_or(empty, |o| o.result)
     }
 
     /// What the table knows about `pos`.
     pub fn probe(&self, pos: &Position) -> Option<ProbeResult> {
         self.tt.probe_result(pos)
+    }
+}
+
+impl Drop for Engine {
+    /// Stops a running search and ends every search thread (the pool joins
+    /// them), so no thread outlives the engine.
+    fn drop(&mut self) {
+        self.handle().stop();
+        self.wait();
     }
 }

@@ -5,7 +5,10 @@
 //! A [`SearchThread`] owns everything one thread mutates (node count, PV,
 //! ply stack, statistics) and borrows the [`Histories`] kept between
 //! searches, the shared table, the stop flag and the limits. There are no
-//! mutable globals, so several threads can later share one table.
+//! mutable globals, so several threads share one table (Lazy SMP, run by
+//! the pool in `pool.rs`): thread 0 is the main thread, which alone reads
+//! the clock and reports; helpers skip some depths (`skips`) so that they
+//! do not all search the same tree.
 
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -44,6 +47,9 @@ const ASPIRATION_DEPTH: u32 = 5;
 /// Nodes between clock reads (at a few million nodes per second, well
 /// under a millisecond).
 const CLOCK_CHECK_NODES: u64 = 1024;
+/// With several threads, nodes between publishing this thread's count
+/// and checking the total against a node limit (a power of two).
+const NODE_SHARE_INTERVAL: u64 = 256;
 /// Entries of the per-thread evaluation cache (a power of two).
 const EVAL_CACHE_SIZE: usize = 1 << 16;
 /// The network's scores are clamped to this, far from the decisive band.
@@ -153,6 +159,9 @@ pub struct SearchThread<'a> {
     net: Option<&'a Network>,
     /// The network's accumulators by ply (unused without a network).
     acc: AccumulatorStack,
+    /// This thread's place in the pool: 0 is the main thread (clock,
+    /// reports, the end of the search), others are helpers.
+    id: usize,
 }
 
 impl<'a> SearchThread<'a> {
@@ -194,6 +203,7 @@ impl<'a> SearchThread<'a> {
             static_evals: [None; MAX_PLY + 2],
             net: None,
             acc: AccumulatorStack::new(MAX_PLY + 1),
+            id: 0,
         }
     }
 
@@ -254,6 +264,87 @@ impl<'a> SearchThread<'a> {
         self.options = options;
     }
 
+    /// Makes this thread number `id` of the pool (0, the default, is the
+    /// main thread).
+    pub(crate) fn set_id(&mut self, id: usize) {
+        self.id = id;
+    }
+
+    fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    /// Whether a helper leaves out iteration `depth`. Helpers are taken in
+    /// groups of twenty; within a group, helper `k` gets a cycle length `c`
+    /// (1 for the first two, 2 for the next four, 3 for the next six, 4 for
+    /// the last eight) and a phase `p` (its place within those of the same
+    /// length), and skips the depths where `(depth + p) / c` is odd. So
+    /// helper 1 searches only the even depths, helper 2 only the odd ones,
+    /// and longer cycles keep the rest a few iterations apart: at any time
+    /// the threads work at mixed depths, and a helper ahead of the main
+    /// thread fills the table with entries the main thread's next
+    /// iteration uses. The main thread skips nothing.
+    fn skips(&self, depth: u32) -> bool {
+        if self.is_main() {
+            return false;
+        }
+        let mut k = (self.id - 1) % 20;
+        let mut cycle = 1;
+        while k >= 2 * cycle {
+            k -= 2 * cycle;
+            cycle += 1;
+        }
+        ((depth as usize + k) / cycle) % 2 == 1
+    }
+
+    /// Makes this thread's node count visible to the others.
+    pub(crate) fn publish_nodes(&self) {
+        if let Some(c) = self.shared.nodes.get(self.id) {
+            c.0.store(self.nodes, Ordering::Relaxed);
+        }
+    }
+
+    /// Nodes searched by every thread: this one's exact count plus the
+    /// others' last published ones. With one thread, exactly `nodes`.
+    fn total_nodes(&self) -> u64 {
+        let others: u64 = self
+            .shared
+            .nodes
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != self.id)
+            .map(|(_, c)| c.0.load(Ordering::Relaxed))
+            .sum();
+        self.nodes + others
+    }
+
+    /// Whether the node limit is reached: checked at every node with one
+    /// thread (so node-limited searches repeat exactly), every
+    /// [`NODE_SHARE_INTERVAL`] nodes against the total with several.
+    #[inline]
+    fn node_limit_reached(&self) -> bool {
+        let Some(n) = self.limits.nodes else {
+            return false;
+        };
+        if self.shared.nodes.len() <= 1 {
+            self.nodes >= n
+        } else {
+            self.nodes.is_multiple_of(NODE_SHARE_INTERVAL) && self.total_nodes() >= n
+        }
+    }
+
+    /// The internal score of the best root move (head start included) and
+    /// its line as a report at `depth`, once the search has ended.
+    pub(crate) fn best_line(&self, depth: u32) -> Option<(i32, Report)> {
+        let best = self.root_moves.first()?;
+        let raw = if best.score == -INFINITE {
+            best.prev_score
+        } else {
+            best.score
+        };
+        Some((raw, self.report(depth, 0)))
+    }
+
     fn elapsed(&self) -> Duration {
         self.shared.epoch.elapsed()
     }
@@ -270,14 +361,16 @@ impl<'a> SearchThread<'a> {
         if self.stopped {
             return true;
         }
+        if self.nodes.is_multiple_of(NODE_SHARE_INTERVAL) && self.shared.nodes.len() > 1 {
+            self.publish_nodes();
+        }
         if !self.may_stop {
             return false;
         }
-        if self.shared.stop.load(Ordering::Relaxed)
-            || self.limits.nodes.is_some_and(|n| self.nodes >= n)
-        {
+        if self.shared.stop.load(Ordering::Relaxed) || self.node_limit_reached() {
             self.stopped = true;
-        } else if self.nodes.is_multiple_of(CLOCK_CHECK_NODES)
+        } else if self.is_main()
+            && self.nodes.is_multiple_of(CLOCK_CHECK_NODES)
             && let Some(hard) = self.budget.hard
             && !self.shared.pondering.load(Ordering::Relaxed)
             && self.clock_elapsed() >= hard
@@ -315,7 +408,9 @@ impl<'a> SearchThread<'a> {
         let result = self.iterate_inner(on_event);
         // An infinite search, or a ponder search not yet hit, ends only at
         // `stop` (or `ponderhit`), even when it ran out of things to search.
-        while (self.limits.infinite || self.shared.pondering.load(Ordering::Relaxed))
+        // Helpers just end: the main thread stops them when it ends.
+        while self.is_main()
+            && (self.limits.infinite || self.shared.pondering.load(Ordering::Relaxed))
             && !self.shared.stop.load(Ordering::Relaxed)
             && !(self.limits.ponder
                 && !self.shared.pondering.load(Ordering::Relaxed)
@@ -358,15 +453,24 @@ impl<'a> SearchThread<'a> {
             return result;
         }
         self.root_moves = self.order_root(&allowed);
+        // Helpers ignore the depth limit, like the clock: they keep every
+        // core busy until the main thread has completed the last iteration
+        // and stops them (and the move is then the main thread's).
         let max_depth = self
             .limits
             .depth
+            .filter(|_| self.is_main())
             .map_or(MAX_PLY as u32 - 1, |d| d.min(MAX_PLY as u32 - 1));
         let multipv = self.limits.multipv.clamp(1, self.root_moves.len());
         let mut completed = 0;
         for depth in 1..=max_depth {
+            if self.skips(depth) {
+                continue;
+            }
             self.root_depth = depth as i32;
-            self.may_stop = depth > 1;
+            // The main thread always completes its first iteration; a
+            // helper stops whenever the main thread does.
+            self.may_stop = depth > 1 || !self.is_main();
             for rm in &mut self.root_moves {
                 rm.prev_score = if rm.score == -INFINITE {
                     rm.prev_score
@@ -424,6 +528,11 @@ impl<'a> SearchThread<'a> {
 
     /// Whether to stop after completing iteration `depth`.
     fn iteration_ends_search(&self, depth: u32) -> bool {
+        // Helpers search on until the main thread stops them (or to the
+        // depth limit).
+        if !self.is_main() {
+            return false;
+        }
         let best = self.root_moves[0].score;
         if let Some(m) = self.limits.mate
             && best >= MATE_BOUND
@@ -431,7 +540,7 @@ impl<'a> SearchThread<'a> {
         {
             return true;
         }
-        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
+        if self.limits.nodes.is_some_and(|n| self.total_nodes() >= n) {
             return true;
         }
         if self.limits.infinite || self.shared.pondering.load(Ordering::Relaxed) {
@@ -1053,6 +1162,7 @@ impl<'a> SearchThread<'a> {
         let (score, rule) = self.public_score(self.own_score(rm.mv, raw), &rm.pv);
         let time = self.elapsed();
         let nanos = time.as_nanos().max(1);
+        let nodes = self.total_nodes();
         Report {
             depth,
             seldepth: self.seldepth.max(depth as usize) as u32,
@@ -1060,8 +1170,8 @@ impl<'a> SearchThread<'a> {
             score,
             bound: Bound::Exact,
             rule,
-            nodes: self.nodes,
-            nps: u64::try_from(u128::from(self.nodes) * 1_000_000_000 / nanos).unwrap_or(u64::MAX),
+            nodes,
+            nps: u64::try_from(u128::from(nodes) * 1_000_000_000 / nanos).unwrap_or(u64::MAX),
             time,
             hashfull: self.tt.hashfull(),
             pv: rm.pv.clone(),

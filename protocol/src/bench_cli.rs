@@ -1,5 +1,6 @@
 //! `chariot bench`: the fixed bench of `engine::bench` from the command
-//! line, with the table knobs exposed for experiments.
+//! line, with the table knobs and the thread count exposed for
+//! experiments.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -28,6 +29,11 @@ pub struct BenchArgs {
     /// hand-written evaluation) or the path of a network file.
     #[arg(long, value_name = "builtin|hand|FILE", default_value = "builtin")]
     eval: String,
+    /// Search threads. With more than one the node count is not
+    /// reproducible; the run measures nodes per second.
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=engine::MAX_THREADS as u64))]
+    threads: usize,
 }
 
 fn parse_policy(text: &str) -> Result<TtPolicy, String> {
@@ -61,6 +67,7 @@ pub fn run(args: &BenchArgs) -> ExitCode {
         tt: args.tt,
         store_qs: args.store_qs,
         network,
+        threads: args.threads,
     };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();

@@ -486,7 +486,15 @@ impl Session {
                     ));
                 }
             }
-            Some(Action::SetThreads(n)) => self.engine.set_threads(n),
+            Some(Action::SetThreads(n)) => {
+                if let Err(e) = self.engine.set_threads(n) {
+                    let running = self.engine.threads().max(1);
+                    self.options.threads = running;
+                    self.diag(&format!(
+                        "threads {n} refused ({e}); searching with {running}"
+                    ));
+                }
+            }
             Some(Action::NewGame) => self.engine.new_game(),
             Some(Action::OpenBook(spec)) => self.open_books(&spec),
             Some(Action::LoadNetwork(spec)) => self.load_network(&spec),

@@ -269,6 +269,7 @@ fn bench_is_deterministic() {
         hash_mb: 4,
         tt: TtPolicy::TwoTier,
         store_qs: true,
+        threads: 1,
     };
     let a = run(&opts, &mut Vec::new()).expect("bench");
     let b = run(&opts, &mut Vec::new()).expect("bench");
