@@ -151,7 +151,7 @@ const SPECS: &[Spec] = &[
         kind: Kind::Spin {
             default: 1,
             min: 1,
-            max: 256,
+            max: engine::MAX_THREADS as u64,
         },
     },
     Spec {
@@ -380,8 +380,10 @@ impl Options {
     ///
     /// An unknown name, a non-numeric spin or a check without a readable
     /// value is ignored with one diagnostic; a spin out of range is clamped
-    /// with one. Hash and threads take `0` as "default" when named by their
-    /// UCCI name or set in the UCCI dialect.
+    /// with one, except the thread count, which is refused (a thread count
+    /// the GUI did not ask for would be a surprise on a shared machine).
+    /// Hash takes `0` as "default" when named by its UCCI name or set in
+    /// the UCCI dialect.
     pub fn set(&mut self, dialect: Dialect, name: &str, value: Option<&str>) -> Applied {
         let mut applied = Applied::default();
         // The UCCI shape splits `setoption Clear Hash` into a name and a
@@ -470,8 +472,16 @@ impl Options {
                     ));
                     return applied;
                 };
-                let n = if raw == 0 && zero_is_default && matches!(spec.id, Id::Hash | Id::Threads)
-                {
+                if spec.id == Id::Threads && !(i128::from(min)..=i128::from(max)).contains(&raw) {
+                    applied.diagnostics.push(format!(
+                        "option {}: {} is outside {min}..{max}; keeping {}",
+                        spec.ucci,
+                        quote(value.unwrap_or_default()),
+                        self.threads
+                    ));
+                    return applied;
+                }
+                let n = if raw == 0 && zero_is_default && spec.id == Id::Hash {
                     default
                 } else {
                     let clamped = raw.clamp(i128::from(min), i128::from(max));
@@ -660,7 +670,7 @@ mod tests {
             Some("99999999999999999999999999999999999999999"),
         );
         assert_eq!(a.diagnostics.len(), 1);
-        assert_eq!(o.threads, 256);
+        assert_eq!(o.threads, 1);
         let a = o.set(Dialect::Ucci, "multipv", Some("-4"));
         assert_eq!(a.diagnostics.len(), 1);
         assert_eq!(o.multipv, 1);
@@ -677,5 +687,39 @@ mod tests {
         let a = o.set(Dialect::Ucci, "bookfiles", Some("a.obk;b.obk"));
         assert_eq!(a.action, Some(Action::OpenBook("a.obk;b.obk".to_string())));
         assert_eq!(o.bookfiles, "a.obk;b.obk");
+    }
+
+    #[test]
+    fn bad_thread_counts_are_refused_and_the_old_value_kept() {
+        for dialect in [Dialect::Ucci, Dialect::Uci] {
+            let mut o = Options::default();
+            let a = o.set(dialect, "Threads", Some("4"));
+            assert_eq!(
+                a,
+                Applied {
+                    diagnostics: vec![],
+                    action: Some(Action::SetThreads(4))
+                }
+            );
+            assert_eq!(o.threads, 4);
+            for bad in ["0", "-1", "-3", "1025", "99999999999", "two", "2.5", ""] {
+                let a = o.set(dialect, "threads", Some(bad));
+                assert_eq!(a.action, None, "{bad}");
+                assert_eq!(a.diagnostics.len(), 1, "{bad}");
+                assert!(a.diagnostics[0].starts_with("option threads: "), "{bad}");
+                assert_eq!(o.threads, 4, "{bad}");
+            }
+            let a = o.set(dialect, "threads", Some("1025"));
+            assert_eq!(
+                a.diagnostics,
+                vec!["option threads: 1025 is outside 1..1024; keeping 4".to_string()]
+            );
+            let a = o.set(dialect, "Threads", Some("1024"));
+            assert_eq!(a.action, Some(Action::SetThreads(1024)));
+        }
+        assert!(
+            advertise(Dialect::Uci)
+                .contains(&"option name Threads type spin default 1 min 1 max 1024".to_string())
+        );
     }
 }

@@ -1553,3 +1553,79 @@ fn extra_evalfile_bad_files_keep_the_network() {
     assert!(lines.iter().any(|l| l.contains("magic")), "{lines:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `threads` refuses 0, negatives, values above 1024 and words with one
+/// diagnostic each, keeping the value it had; a valid value searches.
+#[test]
+fn extra_bad_thread_counts_keep_the_old_value() {
+    let mut e = Engine::ucci();
+    e.send("setoption threads 2");
+    assert!(e.sync().is_empty());
+    e.send_all(&[
+        "setoption threads 0",
+        "setoption threads -1",
+        "setoption threads 1025",
+        "setoption threads many",
+        "setoption name Threads value 0",
+    ]);
+    let before = e.sync();
+    assert_eq!(before.len(), 5, "one diagnostic each: {before:?}");
+    for l in &before {
+        assert!(l.starts_with("info string option threads: "), "{l}");
+    }
+    assert_eq!(
+        before[2],
+        "info string option threads: 1025 is outside 1..1024; keeping 2"
+    );
+    assert!(before[4].ends_with("keeping 2"), "{}", before[4]);
+    e.send_all(&["position startpos", "go depth 5"]);
+    bestmove_of(&mut e, None, &[]);
+    e.assert_protocol_only();
+}
+
+/// With four search threads `isready` and `stop` answer as fast as with
+/// one (the bounds of cases 13 and 14), node counts in `info` grow, and
+/// `quit` during the search ends the engine promptly.
+#[test]
+fn extra_many_threads_stop_isready_and_quit() {
+    let mut e = Engine::uci();
+    e.send("setoption name Threads value 4");
+    assert!(e.sync().is_empty());
+    e.send_all(&["position startpos", "go infinite"]);
+    std::thread::sleep(Duration::from_millis(300));
+    let t0 = Instant::now();
+    e.send("isready");
+    let (before, _, at) = e.wait_for("readyok", SOON, |l| l == "readyok");
+    assert!(at.duration_since(t0) < bound(100), "{:?}", at - t0);
+    assert!(!before.iter().any(|l| l.starts_with("bestmove")));
+    let t0 = Instant::now();
+    e.send("stop");
+    let (before, line, at) = e.final_line(SOON);
+    assert!(at.duration_since(t0) < bound(200), "{:?}", at - t0);
+    legal_best(&line, &board::Position::startpos());
+    let nodes: Vec<u64> = e
+        .seen
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .filter_map(|l| {
+            let w: Vec<&str> = l.split(' ').collect();
+            let i = w.iter().position(|&x| x == "nodes")?;
+            w.get(i + 1)?.parse().ok()
+        })
+        .collect();
+    assert!(nodes.len() >= 2, "{before:?}");
+    assert!(nodes.windows(2).all(|w| w[0] <= w[1]), "{nodes:?}");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let t0 = Instant::now();
+    e.send("quit");
+    let status = e.exit_within(Duration::from_secs(5)).expect("exits");
+    assert!(status.success());
+    assert!(t0.elapsed() < bound(1000), "{:?}", t0.elapsed());
+    assert!(
+        e.seen.last().is_some_and(|l| l.starts_with("bestmove")),
+        "{:?}",
+        e.seen
+    );
+    e.assert_protocol_only();
+}
