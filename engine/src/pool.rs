@@ -406,3 +406,47 @@ fn finish_main(
         tt_stats,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::Engine;
+    use crate::nnue::tests::random_network;
+
+    /// Each thread keeps its own accumulators: several threads evaluating
+    /// with a network give a legal move, and one thread gives the same
+    /// search through the pool as a fresh engine.
+    #[test]
+    fn threads_search_with_a_network() {
+        let net = Arc::new(random_network(7));
+        let pos = Position::startpos();
+        let limits = Limits {
+            depth: Some(4),
+            ..Limits::default()
+        };
+        let run = |threads: usize, limits: &Limits| {
+            let mut e = Engine::new();
+            e.set_network(Some(Arc::clone(&net)));
+            e.set_threads(threads).expect("threads");
+            e.start(pos.clone(), limits.clone(), Box::new(|_| {}));
+            e.wait()
+        };
+        let a = run(1, &limits);
+        let b = run(1, &limits);
+        assert_eq!((a.best, a.nodes), (b.best, b.nodes));
+        for threads in [2, 3] {
+            let r = run(threads, &limits);
+            assert!(pos.is_legal(r.best.expect("a move")));
+            let r = run(
+                threads,
+                &Limits {
+                    movetime: Some(Duration::from_millis(50)),
+                    ..Limits::default()
+                },
+            );
+            assert!(pos.is_legal(r.best.expect("a move")));
+        }
+    }
+}

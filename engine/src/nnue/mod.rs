@@ -55,4 +55,4 @@ pub fn embedded() -> Option<Arc<Network>> {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
