@@ -3,7 +3,7 @@
 //! The search makes many moves whose child it never evaluates: captures
 //! that SEE prunes right after the make, futile quiet moves, nodes in check
 //! (they take no static evaluation), null moves. So a make only records
-//! what changed (a [`Delta`]) and marks the new ply stale; the accumulator
+//! what changed (a `Delta`) and marks the new ply stale; the accumulator
 //! of a ply is brought up to date when that ply is evaluated, from the
 //! nearest ancestor that is, by replaying the recorded deltas. Unmake is a
 //! pop.
