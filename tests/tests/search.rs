@@ -270,6 +270,7 @@ fn bench_is_deterministic() {
         tt: TtPolicy::TwoTier,
         store_qs: true,
         threads: 1,
+        ..BenchOptions::default()
     };
     let a = run(&opts, &mut Vec::new()).expect("bench");
     let b = run(&opts, &mut Vec::new()).expect("bench");
