@@ -50,16 +50,12 @@ fn parse_on_off(text: &str) -> Result<bool, String> {
 
 /// Runs the bench and prints its report on stdout.
 pub fn run(args: &BenchArgs) -> ExitCode {
-    let network = match args.eval.as_str() {
-        "builtin" => engine::nnue::embedded(),
-        "hand" => None,
-        path => match engine::nnue::Network::load(std::path::Path::new(path)) {
-            Ok(net) => Some(std::sync::Arc::new(net)),
-            Err(e) => {
-                eprintln!("chariot bench: {path}: {e}");
-                return ExitCode::FAILURE;
-            }
-        },
+    let network = match crate::eval_arg::read(&args.eval) {
+        Ok(n) => n,
+        Err(e) => {
+            eprintln!("chariot bench: --eval {}: {e}", args.eval);
+            return ExitCode::FAILURE;
+        }
     };
     let opts = BenchOptions {
         depth: args.depth,

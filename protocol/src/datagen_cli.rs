@@ -79,6 +79,11 @@ pub struct DatagenArgs {
     /// Seed of the openings and random plies.
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
+    /// The evaluation of the searches: builtin (the embedded network, or
+    /// the hand-written evaluation in a build without one), hand, or a
+    /// network file.
+    #[arg(long, value_name = "builtin|hand|FILE", default_value = "builtin")]
+    eval: String,
 }
 
 /// Runs the subcommand: plays, writes, reports.
@@ -214,12 +219,16 @@ fn generate(args: &DatagenArgs) -> Result<()> {
     let mut keys = HashSet::new();
     let terminal = std::io::stderr().is_terminal();
 
+    let network = crate::eval_arg::read(&args.eval)
+        .map_err(|e| anyhow::anyhow!("--eval {}: {e}", args.eval))?;
+    let network = &network;
     std::thread::scope(|s| -> Result<()> {
         for _ in 0..args.threads {
             let tx = tx.clone();
             let (source, next_game, stop) = (&source, &next_game, &stop);
             s.spawn(move || {
                 let mut engine = Engine::new();
+                engine.set_network(network.clone());
                 // The default table size stays if the request is refused.
                 let _ = engine.set_hash_mb(args.hash);
                 while !stop.load(Ordering::Relaxed) {
@@ -572,6 +581,7 @@ mod tests {
             hash: 1,
             pgn: None,
             seed: 7,
+            eval: "builtin".to_string(),
         }
     }
 

@@ -11,6 +11,7 @@ mod bench_cli;
 mod book_cli;
 mod command;
 mod datagen_cli;
+mod eval_arg;
 mod notation;
 mod options;
 mod output;

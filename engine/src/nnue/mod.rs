@@ -36,9 +36,11 @@ pub use stack::AccumulatorStack;
 
 use std::sync::{Arc, OnceLock};
 
-/// The network file compiled into the binary (`docs/nnue.md`, lineage in
-/// `docs/strength.md`); empty while none is shipped.
-static EMBEDDED_FILE: &[u8] = &[];
+/// The network file compiled into the binary (`docs/nnue.md`; its data,
+/// training command and test are in the lineage table of
+/// `docs/strength.md`). An empty file would build an engine without a
+/// network, which evaluates by hand.
+static EMBEDDED_FILE: &[u8] = include_bytes!("../../nets/default.nnue");
 
 /// The embedded network, read once; `None` when the build has none.
 /// The file is checked by the same loader as any other, and a test

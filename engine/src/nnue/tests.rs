@@ -384,3 +384,12 @@ fn nnue_speed() {
         output[0], output[1]
     );
 }
+
+/// The shipped network loads through the validating loader, and its score
+/// of the start position is near zero from both sides.
+#[test]
+fn the_embedded_network_loads() {
+    let net = super::embedded().expect("the build embeds a network");
+    let start = net.evaluate(&Position::startpos());
+    assert!(start.abs() < 100, "start position {start}");
+}
