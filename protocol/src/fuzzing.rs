@@ -229,10 +229,11 @@ fn tame(line: &str) -> Vec<String> {
 
 /// `protocol`: arbitrary bytes split into lines and fed, tamed (see
 /// [`tame`]), to a whole in-process session, as the reader would. The
-/// session ends; each `go` gets exactly one final line; every `bestmove`
+/// session ends; no `go` gets more than one `bestmove`; every `bestmove`
 /// (and its `ponder`) is legal in the position the session had, as its `d`
-/// output showed just before.
-pub fn protocol(data: &[u8]) {
+/// output showed just before. Returns the number of `bestmove` lines
+/// checked, so that a test can tell the check ran.
+pub fn protocol(data: &[u8]) -> usize {
     let (tx, rx) = crossbeam_channel::unbounded();
     let mut gos = 0usize;
     let mut variant = false;
@@ -243,12 +244,6 @@ pub fn protocol(data: &[u8]) {
         for tamed in tame(line) {
             gos += usize::from(tamed == "go depth 1");
             let _ = tx.send(Input::Line(tamed.parse::<Command>()));
-            if tamed
-                .parse::<Command>()
-                .is_ok_and(|c| matches!(c, Command::Quit))
-            {
-                break;
-            }
         }
     }
     let _ = tx.send(Input::Eof);
@@ -261,7 +256,7 @@ pub fn protocol(data: &[u8]) {
         .unwrap_or_else(PoisonError::into_inner)
         .clone();
     let text = String::from_utf8_lossy(&bytes);
-    check_transcript(&text, gos, variant);
+    check_transcript(&text, gos, variant)
 }
 
 /// Checks a session's output: each `bestmove` is legal in the last `Fen:`
@@ -269,7 +264,7 @@ pub fn protocol(data: &[u8]) {
 /// named `UCI_Variant`), and there are no more `bestmove` lines than `go`s
 /// sent (fewer when a `quit` cut the input short). `bestmove (none)` and
 /// `nobestmove` need no check.
-fn check_transcript(text: &str, gos: usize, variant: bool) {
+fn check_transcript(text: &str, gos: usize, variant: bool) -> usize {
     let mut current: Option<Position> = None;
     let mut bestmoves = 0usize;
     for line in text.lines() {
@@ -305,6 +300,7 @@ fn check_transcript(text: &str, gos: usize, variant: bool) {
         bestmoves <= gos,
         "{bestmoves} bestmove lines for {gos} go commands"
     );
+    bestmoves
 }
 
 fn read_printed(pos: &Position, text: &str, variant: bool) -> Option<Move> {
