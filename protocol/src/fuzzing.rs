@@ -228,7 +228,7 @@ fn tame(line: &str) -> Vec<String> {
 }
 
 /// `protocol`: arbitrary bytes split into lines and fed, tamed (see
-/// [`tame`]), to a whole in-process session, as the reader would. The
+/// `tame`), to a whole in-process session, as the reader would. The
 /// session ends; no `go` gets more than one `bestmove`; every `bestmove`
 /// (and its `ponder`) is legal in the position the session had, as its `d`
 /// output showed just before. Returns the number of `bestmove` lines
