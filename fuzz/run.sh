@@ -4,6 +4,7 @@
 #
 #   fuzz/run.sh SECONDS [TARGET...]
 #
+# Builds optimised with debug assertions (overflow checks included).
 # Needs nightly and cargo-fuzz (`cargo install cargo-fuzz`). The seeds in
 # fuzz/corpus/<target>/ are read, never written: what libFuzzer adds goes to
 # fuzz/target/work/<target>/ and is kept between runs. A crash lands in
@@ -14,14 +15,14 @@ seconds=${1:?usage: fuzz/run.sh SECONDS [TARGET...]}
 shift
 cd "$(dirname "$0")/.."
 targets=${*:-"fen moves protocol book network records games"}
-cargo +nightly fuzz build -O
+cargo +nightly fuzz build -O -a
 status=0
 for t in $targets; do
     work=fuzz/target/work/$t
     mkdir -p "$work"
     log=fuzz/target/work/$t.log
     # -rss_limit_mb: a whole session (hash table, book, network) per input.
-    if cargo +nightly fuzz run -O "$t" "$work" "fuzz/corpus/$t" -- \
+    if cargo +nightly fuzz run -O -a "$t" "$work" "fuzz/corpus/$t" -- \
         -max_total_time="$seconds" -rss_limit_mb=4096 -timeout=20 -print_final_stats=1 \
         >"$log" 2>&1; then
         verdict=ok
