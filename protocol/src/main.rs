@@ -9,15 +9,11 @@
 
 mod bench_cli;
 mod book_cli;
-mod command;
 mod datagen_cli;
 mod eval_arg;
-mod notation;
-mod options;
-mod output;
 mod perft_cli;
-mod reader;
-mod session;
+
+use protocol::{output, reader, session};
 
 use std::process::ExitCode;
 

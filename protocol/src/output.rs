@@ -79,7 +79,7 @@ impl Output {
 }
 
 /// The longest diagnostic text, in characters.
-const MAX_DIAGNOSTIC: usize = 1000;
+pub const MAX_DIAGNOSTIC: usize = 1000;
 
 /// The integer both dialects print for a score: UCCI after `score`, UCI
 /// after `score cp`. Mates use `±(10000 − plies)`; other scores are clamped
@@ -147,9 +147,9 @@ pub struct InfoStyle {
 
 /// The score at which the side to move wins half its games in the
 /// win/draw/loss model of [`wdl`], in centipawns.
-const WDL_HALF_WIN_CP: f64 = 250.0;
+pub const WDL_HALF_WIN_CP: f64 = 250.0;
 /// The spread of the model's logistic curve, in centipawns.
-const WDL_SPREAD_CP: f64 = 75.0;
+pub const WDL_SPREAD_CP: f64 = 75.0;
 
 /// Win, draw and loss chances per mille for `score` (side to move's view),
 /// as `UCI_ShowWDL` reports them.
