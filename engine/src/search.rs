@@ -1069,9 +1069,10 @@ impl<'a> SearchThread<'a> {
     #[inline]
     fn evaluate(&mut self) -> i32 {
         let key = self.pos.key();
-        let slot = &mut self.eval_cache[(key as usize) & (EVAL_CACHE_SIZE - 1)];
-        if slot.0 == key && slot.1 != i32::MIN {
-            return slot.1;
+        let index = (key as usize) & (EVAL_CACHE_SIZE - 1);
+        let (cached_key, cached) = self.eval_cache[index];
+        if cached_key == key && cached != i32::MIN {
+            return cached;
         }
         let e = match self.net {
             // Clamped far from the mate band, which the search reserves
@@ -1082,8 +1083,7 @@ impl<'a> SearchThread<'a> {
                 .clamp(-NET_SCORE_LIMIT, NET_SCORE_LIMIT),
             None => evaluate(&self.pos),
         };
-        let slot = &mut self.eval_cache[(key as usize) & (EVAL_CACHE_SIZE - 1)];
-        *slot = (key, e);
+        self.eval_cache[index] = (key, e);
         e
     }
 

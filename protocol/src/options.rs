@@ -235,8 +235,8 @@ pub enum Action {
     OpenBook(String),
     /// Load the network file named by this `evalfile` value.
     LoadNetwork(String),
-    /// Evaluate with the network (true) or the hand-written terms.
-    UseNetwork(bool),
+    /// `usennue` changed: evaluate as [`Options::use_nnue`] now says.
+    UseNetwork,
 }
 
 /// The result of one `setoption`.
@@ -431,7 +431,7 @@ impl Options {
                     Id::ShowWdl => self.show_wdl = on,
                     Id::UseNnue => {
                         self.use_nnue = on;
-                        applied.action = Some(Action::UseNetwork(on));
+                        applied.action = Some(Action::UseNetwork);
                     }
                     _ => {}
                 }

@@ -498,10 +498,14 @@ impl Session {
             Some(Action::NewGame) => self.engine.new_game(),
             Some(Action::OpenBook(spec)) => self.open_books(&spec),
             Some(Action::LoadNetwork(spec)) => self.load_network(&spec),
-            Some(Action::UseNetwork(on)) => {
-                self.engine.set_network(self.network.clone().filter(|_| on));
-            }
+            Some(Action::UseNetwork) => self.choose_evaluation(),
         }
+    }
+
+    /// Gives the engine the loaded network, or none when `usennue` is off.
+    fn choose_evaluation(&mut self) {
+        let net = self.network.clone().filter(|_| self.options.use_nnue);
+        self.engine.set_network(net);
     }
 
     /// Loads the network an `evalfile` value names (`<builtin>` or empty:
@@ -521,8 +525,7 @@ impl Session {
                 self.diag(&format!("evalfile {}: {}", quote(spec), net.describe()));
                 self.options.evalfile = spec.to_string();
                 self.network = Some(net);
-                self.engine
-                    .set_network(self.network.clone().filter(|_| self.options.use_nnue));
+                self.choose_evaluation();
             }
             Err(e) => {
                 let current = self.options.evalfile.clone();

@@ -17,7 +17,7 @@ use board::{Color, Move, Piece, PieceKind, Position};
 use super::accumulator::Accumulator;
 use super::features;
 use super::network::Network;
-use super::simd::{self, Backend};
+use super::simd::Backend;
 
 /// What one ply changed: the piece that moved, the move and what it took.
 /// `None` for a null move (nothing changes).
@@ -106,55 +106,33 @@ impl AccumulatorStack {
         };
         let (below, above) = self.accs.split_at_mut(top);
         let (prev, out) = (&below[base], &mut above[0]);
+        // The common case, one ply: the position's own last move (or null
+        // move) is that ply's change, and `update_from` copies and updates
+        // in one pass.
+        if top - base == 1 {
+            out.update_from(prev, net, pos, self.backend);
+            self.fresh[top] = true;
+            return;
+        }
         for persp in Color::ALL {
             // A general that changed king bucket on the way changes every
             // row of its side: refresh that side from the position.
             let b = features::bucket(persp, pos.king_square(persp));
             let own_king = Piece::new(persp, PieceKind::King);
-            let rebucketed = self.deltas[base + 1..=top]
-                .iter()
-                .flatten()
-                .any(|&(p, m, _)| p == own_king && features::bucket(persp, m.from()) != b);
-            if rebucketed {
+            let changes = self.deltas[base + 1..=top].iter().flatten();
+            if changes
+                .clone()
+                .any(|&(p, m, _)| p == own_king && features::bucket(persp, m.from()) != b)
+            {
                 out.refresh_side(net, pos, persp);
                 continue;
             }
-            let side = persp.index();
-            let mut changes = self.deltas[base + 1..=top].iter().flatten();
-            match (changes.next(), top - base) {
-                // The common case, one move: copy and update in one pass.
-                (Some(&(p, m, cap)), 1) => {
-                    let add = net.ft_row(features::index(persp, b, p, m.to()));
-                    let sub = net.ft_row(features::index(persp, b, p, m.from()));
-                    match cap {
-                        Some(c) => {
-                            let cap = net.ft_row(features::index(persp, b, c, m.to()));
-                            simd::copy_update(
-                                self.backend,
-                                &mut out.values[side],
-                                &prev.values[side],
-                                add,
-                                &[sub, cap],
-                            );
-                        }
-                        None => simd::copy_update(
-                            self.backend,
-                            &mut out.values[side],
-                            &prev.values[side],
-                            add,
-                            &[sub],
-                        ),
-                    }
-                }
-                (first, _) => {
-                    out.values[side] = prev.values[side];
-                    for &(p, m, cap) in first.into_iter().chain(changes) {
-                        out.add(net, persp, b, p, m.to());
-                        out.remove(net, persp, b, p, m.from());
-                        if let Some(c) = cap {
-                            out.remove(net, persp, b, c, m.to());
-                        }
-                    }
+            out.values[persp.index()] = prev.values[persp.index()];
+            for &(p, m, cap) in changes {
+                out.add(net, persp, b, p, m.to());
+                out.remove(net, persp, b, p, m.from());
+                if let Some(c) = cap {
+                    out.remove(net, persp, b, c, m.to());
                 }
             }
         }
