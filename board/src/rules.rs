@@ -37,9 +37,10 @@
 //! 3. Checks: a move "checks" if the opponent is in check after it. If every
 //!    move of one side in the cycle checks and not every move of the other,
 //!    the checking side loses ([`Reason::PerpetualCheck`]); both:
-//!    [`Reason::MutualPerpetual`] draw. Otherwise any check in the cycle
-//!    makes it a [`Reason::RepetitionDraw`].
-//! 4. Chases (no check in the cycle): for each move of the cycle,
+//!    [`Reason::MutualPerpetual`] draw. A side that checks on some of its
+//!    moves only is not punished for them, and step 4 judges the cycle.
+//! 4. Chases (no side checked on every move): for each move of the cycle,
+//!    checks included,
 //!    `newly chased = chased(after the move) \ chased(before the move)`, both
 //!    taken for the mover, and each side's sets are intersected over all
 //!    its moves. Exactly one side with a non-empty intersection loses
@@ -110,8 +111,10 @@
 //! * A twofold win or loss whose earlier occurrence is the setup position
 //!   is never trusted (its predecessor is unknown); the third occurrence
 //!   decides.
-//! * Mixed cycles (check then chase by one side) are draws under step 3,
-//!   as in Pikafish and the Asian rules, not losses as in the Chinese rules.
+//! * Mixed cycles (one side checking on some moves and chasing on others)
+//!   are not punished unless that side chases one piece on every move,
+//!   checks included, as in Pikafish and the Asian rules; the Chinese rules
+//!   forbid them.
 //! * The roughly hundred diagrammed special cases of the rule books
 //!   (sacrifices, exchange offers between different kinds, a chase that is
 //!   also a defence) beyond what the definition above implies.
@@ -396,17 +399,17 @@ impl Position {
         // state after it is in check. The side to move now made the moves
         // an even number of plies before now.
         let mut all_check = [true, true]; // [us, them]
-        let mut any_check = false;
         for k in start..n {
-            let checked = self.state_at(k + 1).in_check;
-            any_check |= checked;
-            all_check[(n - k) % 2] &= checked;
+            all_check[(n - k) % 2] &= self.state_at(k + 1).in_check;
         }
         match all_check {
             [true, true] => return Verdict::Draw(Reason::MutualPerpetual),
             [true, false] => return Verdict::Loss(Reason::PerpetualCheck),
             [false, true] => return Verdict::Win(Reason::PerpetualCheck),
-            [false, false] if any_check => return Verdict::Draw(Reason::RepetitionDraw),
+            // Checks on only some moves are no offence, but they do not
+            // excuse the other side: a side that answers an intermittent
+            // check by chasing on every move still loses by the chase, as
+            // under the Asian rules, Pikafish and Fairy-Stockfish.
             [false, false] => {}
         }
         match self.chase_sets(start) {
@@ -417,8 +420,8 @@ impl Position {
         }
     }
 
-    /// Step 4 over a cycle without checks: whether (the side to move, the
-    /// other side) chased some piece on every one of its moves.
+    /// Step 4 over a cycle no side checked through: whether (the side to
+    /// move, the other side) chased some piece on every one of its moves.
     fn chase_sets(&self, start: usize) -> (bool, bool) {
         let n = self.game_ply();
         let moves: Vec<_> = (start..n)
