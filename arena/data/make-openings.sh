@@ -11,7 +11,8 @@ settings=(--count 240 --min-plies 6 --max-plies 10 --min-games 6 --max-imbalance
 arena=(cargo run --quiet --release -p arena --bin arena --)
 body=$(mktemp)
 trap 'rm -f "$body"' EXIT
-xz -dc "$input" | "${arena[@]}" openings --input - --out "$body" "${settings[@]}"
+# .xz input is decompressed in-process: no xz program needed.
+"${arena[@]}" openings --input "$input" --out "$body" "${settings[@]}"
 {
   echo "# Balanced xiangqi openings for arena self-play: 6-10 plies from the start,"
   echo "# one per 6-ply trunk, each reached in >= 6 master games with Red scoring"

@@ -17,7 +17,6 @@ mod stats;
 mod tally;
 mod tournament;
 
-use std::io::BufReader;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -125,7 +124,7 @@ struct PlayArgs {
 
 #[derive(Args)]
 struct OpeningsArgs {
-    /// Game records (`game<TAB>result<TAB>plies<TAB>moves`, one header line); `-` for stdin.
+    /// Game records (`game<TAB>result<TAB>plies<TAB>moves`, one header line; `.xz` ok); `-` for stdin.
     #[arg(long, value_name = "FILE")]
     input: PathBuf,
     /// Output EPD file.
@@ -225,9 +224,9 @@ fn make_openings(args: &OpeningsArgs) -> Result<ExitCode> {
     let (text, games) = if args.input.as_os_str() == "-" {
         openings::build(std::io::stdin().lock(), &settings)?
     } else {
-        let file = std::fs::File::open(&args.input)
-            .with_context(|| format!("cannot open {}", args.input.display()))?;
-        openings::build(BufReader::new(file), &settings)?
+        // `.xz` records are decompressed in-process, as the book builder does.
+        let text = book::pgn::read_text(&args.input)?;
+        openings::build(text.as_bytes(), &settings)?
     };
     std::fs::write(&args.out, text)
         .with_context(|| format!("cannot write {}", args.out.display()))?;

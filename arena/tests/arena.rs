@@ -1025,3 +1025,60 @@ fn progress_bar_on_a_terminal_and_plain_lines_elsewhere() {
     );
     assert!(tty.contains("Finished 2 games"), "{tty}");
 }
+
+/// `arena openings` reads `.xz` game lists in-process: the same suite comes
+/// out of a compressed list as out of the plain one, with no `xz` program
+/// involved (`make-openings.sh` relies on it).
+#[test]
+fn openings_read_xz_game_lists_in_process() {
+    use std::io::Write;
+    let dir = scratch("openings-xz");
+    let tsv = "game\tresult\tplies\tmoves\n\
+        1\t1-0\t4\th2e2 h9g7 h0g2 i9h9\n\
+        2\t0-1\t5\th2e2 h9g7 h0g2 i9h9 i0h0\n\
+        3\t1/2-1/2\t4\th2e2 h9g7 h0g2 i9h9\n\
+        4\t1-0\t4\tc3c4 g6g5 b0c2 b9c7\n";
+    let plain = dir.join("games.iccs.tsv");
+    std::fs::write(&plain, tsv).unwrap();
+    let packed = dir.join("games.iccs.tsv.xz");
+    let mut encoder = liblzma::write::XzEncoder::new(Vec::new(), 6);
+    encoder.write_all(tsv.as_bytes()).unwrap();
+    std::fs::write(&packed, encoder.finish().unwrap()).unwrap();
+
+    let build = |input: &Path, out: &Path| {
+        let status = Command::new(ARENA)
+            .args(["openings", "--input"])
+            .arg(input)
+            .arg("--out")
+            .arg(out)
+            .args(["--count", "1", "--min-plies", "2", "--max-plies", "4"])
+            .args(["--min-games", "2", "--max-imbalance", "0.1"])
+            .env("PATH", "") // no external decompressor to fall back on
+            .output()
+            .unwrap();
+        assert!(
+            status.status.success(),
+            "{}",
+            String::from_utf8_lossy(&status.stderr)
+        );
+        std::fs::read_to_string(out).unwrap()
+    };
+    let from_plain = build(&plain, &dir.join("plain.epd"));
+    let from_packed = build(&packed, &dir.join("packed.epd"));
+    assert!(from_plain.contains("h2e2 h9g7 h0g2 i9h9"), "{from_plain}");
+    assert_eq!(from_plain, from_packed);
+
+    // A damaged .xz file is refused with a message naming it.
+    std::fs::write(&packed, b"not xz at all").unwrap();
+    let out = Command::new(ARENA)
+        .args(["openings", "--input"])
+        .arg(&packed)
+        .arg("--out")
+        .arg(dir.join("bad.epd"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("games.iccs.tsv.xz"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

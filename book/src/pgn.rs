@@ -2,13 +2,48 @@
 //! with Chinese, WXF or ICCS moves, and the tab-separated ICCS game lists of
 //! the CCPD data. This module splits text into games and replays them with
 //! full legality checks; reading one Chinese or WXF move is
-//! [`crate::notation`]'s job.
+//! [`crate::notation`]'s job. [`read_text`] loads a record file, `.xz`
+//! compressed or not, for every tool that reads one.
 
 use std::fmt;
+use std::io::{self, Read};
+use std::path::Path;
 
 use board::{Move, Position};
 
+use crate::error::BookError;
 use crate::notation::{self, NotationError};
+
+/// The text of a game-record file, decompressed in-process when its name
+/// ends in `.xz` (the CCPD collections ship so), so that no external `xz`
+/// program is needed.
+///
+/// # Errors
+/// [`BookError::Io`] when the file cannot be read, is not valid xz data, or
+/// is not UTF-8 text.
+pub fn read_text(path: &Path) -> Result<String, BookError> {
+    let io_error = |source| BookError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let raw = std::fs::read(path).map_err(io_error)?;
+    let bytes = if path.extension().is_some_and(|e| e == "xz") {
+        let mut text = Vec::new();
+        liblzma::read::XzDecoder::new_multi_decoder(raw.as_slice())
+            .read_to_end(&mut text)
+            .map_err(|e| {
+                io_error(io::Error::new(
+                    e.kind(),
+                    format!("not readable as xz data: {e}"),
+                ))
+            })?;
+        text
+    } else {
+        raw
+    };
+    String::from_utf8(bytes)
+        .map_err(|_| io_error(io::Error::new(io::ErrorKind::InvalidData, "not UTF-8 text")))
+}
 
 /// How a game ended, as its record says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -112,15 +112,10 @@ fn a_corrupted_move_fails_the_replay_at_its_ply() {
     );
 }
 
-/// The text of an `.xz` file, decompressed in-process; a missing or bad
-/// file is a failure that names it.
+/// The text of an `.xz` file, decompressed in-process by the reader the
+/// tools use; a missing or bad file is a failure that names it.
 fn xz_text(path: &Path) -> String {
-    let raw = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut text = String::new();
-    liblzma::read::XzDecoder::new_multi_decoder(raw.as_slice())
-        .read_to_string(&mut text)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    text
+    book::pgn::read_text(path).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// The whole CCPD collection against its ICCS list (about a minute with

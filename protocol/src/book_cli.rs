@@ -2,9 +2,9 @@
 //! import text back, probe a position (Chariot books and ElephantEye
 //! `BOOK.DAT` alike), and check the Chinese-notation reader against a list
 //! of the same games in ICCS. Files ending in `.xz` are decompressed
-//! in-process (the `liblzma` crate).
+//! in-process by `book::pgn::read_text` (the `liblzma` crate).
 
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -108,19 +108,10 @@ pub fn run(args: &BookArgs) -> ExitCode {
     }
 }
 
-/// The text of a file, decompressed in-process if it ends in `.xz`.
+/// The text of a game-record file, decompressed in-process if it ends in
+/// `.xz` ([`book::pgn::read_text`]).
 pub(crate) fn read_text(path: &Path) -> Result<String> {
-    let raw = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let bytes = if path.extension().is_some_and(|e| e == "xz") {
-        let mut text = Vec::new();
-        liblzma::read::XzDecoder::new_multi_decoder(raw.as_slice())
-            .read_to_end(&mut text)
-            .with_context(|| format!("cannot decompress {} as xz", path.display()))?;
-        text
-    } else {
-        raw
-    };
-    String::from_utf8(bytes).with_context(|| format!("{} is not UTF-8 text", path.display()))
+    Ok(book::pgn::read_text(path)?)
 }
 
 fn is_tsv(path: &Path) -> bool {
