@@ -3,7 +3,6 @@
 //! the same games in ICCS, move for move. The full 27,945-game check reads
 //! the dataset outside the repository and is `#[ignore]`d.
 
-use std::io::Read;
 use std::path::Path;
 
 use board::Position;
