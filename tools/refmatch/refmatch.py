@@ -167,6 +167,10 @@ class SearchResult:
     score_text: str  # as the engine printed it (`cp 12`, `mate 3`, `9995`)
     depth: int | None
     timed_out: bool = False
+    ponder: str | None = None  # raw `ponder` move of the final line
+    ready_latencies: list = dataclasses.field(default_factory=list)  # s from `isready` to `readyok`
+    ready_missing: int = 0  # `isready` sent during the search and never answered
+    stop_latency: float | None = None  # s from a `stop` to the final line
 
 
 class Engine:
@@ -183,7 +187,11 @@ class Engine:
         # A `stop` that reaches an engine after it has finished searching
         # may be answered with a final line of its own (ElephantEye prints
         # `nobestmove`); one such line per `stop` sent is not a fault.
+        # `stray_kinds` are the first words such a line may have.
         self.stray_allowed = 0
+        self.stray_kinds = ("bestmove", "nobestmove")
+        self.stderr_text: list = []  # the first stderr lines, for reports
+        self.benign_stderr = None  # compiled regex of stderr lines not counted
 
     # -- process
 
@@ -208,16 +216,21 @@ class Engine:
             self.millis = any(line.split()[1:2] == ["usemillisec"] for line in opts if line.startswith("option"))
             if self.millis:
                 self.send("setoption usemillisec true")
-            for key, value in self.spec.options.items():
-                self.send(f"setoption {key} {value}")
         else:
             self.send("uci")
             self._wait_for("uciok", timeout)
             if self.spec.proto == "uci-fairy":
                 self.send("setoption name UCI_Variant value xiangqi")
-            for key, value in self.spec.options.items():
-                self.send(f"setoption name {key} value {value}")
+        for key, value in self.spec.options.items():
+            self.set_option(key, value)
         self.ready(timeout)
+
+    def set_option(self, key: str, value) -> None:
+        """`setoption` in the engine's dialect."""
+        if self.spec.proto == "ucci":
+            self.send(f"setoption {key} {value}")
+        else:
+            self.send(f"setoption name {key} value {value}")
 
     def _pump_stdout(self, proc, lines) -> None:
         for line in proc.stdout:
@@ -226,8 +239,10 @@ class Engine:
 
     def _pump_stderr(self, proc) -> None:
         for line in proc.stderr:
-            if line.strip():
+            if line.strip() and not (self.benign_stderr and self.benign_stderr.search(line)):
                 self.stderr_lines += 1
+                if len(self.stderr_text) < 20:
+                    self.stderr_text.append(line.rstrip())
                 if self.log:
                     self.log(f"{self.spec.name} stderr: {line.rstrip()}")
 
@@ -244,6 +259,11 @@ class Engine:
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError, ValueError) as exc:
             raise EngineDied(str(exc)) from exc
+
+    def next_line(self, timeout: float):
+        """(time stamp, line) of the next output line; queue.Empty on
+        timeout, EngineDied at the end of output."""
+        return self._get(timeout)
 
     def _get(self, timeout: float):
         """Next output line (or None at EOF); queue.Empty on timeout."""
@@ -268,10 +288,12 @@ class Engine:
             self._stray(line)
             seen.append(line)
 
-    def ready(self, timeout: float = 10.0) -> None:
-        """`isready` / `readyok` round trip."""
+    def ready(self, timeout: float = 10.0) -> float:
+        """`isready` / `readyok` round trip; returns its seconds."""
+        start = time.monotonic()
         self.send("isready")
         self._wait_for("readyok", timeout)
+        return time.monotonic() - start
 
     def new_game(self) -> None:
         """Tell the engine a new game starts, then sync."""
@@ -290,8 +312,9 @@ class Engine:
 
     def _stray(self, line: str) -> None:
         """Count a final line that came when no search was running."""
-        if line.startswith(("bestmove", "nobestmove")):
-            if self.stray_allowed:
+        word = line.split()[:1]
+        if word and word[0] in ("bestmove", "nobestmove"):
+            if self.stray_allowed and word[0] in self.stray_kinds:
                 self.stray_allowed -= 1
             else:
                 self.fault("doubled bestmove")
@@ -334,38 +357,84 @@ class Engine:
 
     # -- search
 
-    def go(self, position: str, go_line: str, limit: float, grace: float) -> SearchResult:
+    def go(self, position: str, go_line: str, limit: float, grace: float, actions=()) -> SearchResult:
         """Send a position and a `go`, and read until the final line.
 
         `limit` is how long the engine may take (its clock plus margin);
         past it the result is marked timed out, `stop` is sent, and up to
         `grace` more seconds are allowed for a final line before the engine
-        is called hung (move None).
+        is called hung (move None). `actions` as for `await_final`.
         """
+        start = self.begin_search(position, go_line)
+        return self.await_final(start, limit, grace, actions)
+
+    def begin_search(self, position: str, go_line: str) -> float:
+        """Drain stale output, send the position and the `go` (which may
+        be `go ponder`); returns the time the `go` was sent."""
         self.drain()
         self.stray_allowed = 0
         self.send(position)
         self.send(go_line)
-        start = time.monotonic()
+        return time.monotonic()
+
+    def await_final(self, start: float, limit: float, grace: float, actions=(), stopped_at=None) -> SearchResult:
+        """Read until the final line of the search whose clock started at
+        `start` (its `go`, or its `ponderhit`); `limit` and `grace` as for
+        `go`.
+
+        `actions` are (seconds after `start`, command) pairs sent while the
+        search runs, to stress the engine: each `isready` must be answered
+        (its latency is returned; an answer not in by the final line is
+        waited for up to `grace` more), a `stop` must bring the final line
+        within `grace`. `stopped_at` is the time of a `stop` already sent.
+        """
+        pending = sorted(actions)
+        asked: list = []  # send times of unanswered `isready`
+        latencies: list = []
         score = None
         score_text = ""
         depth = None
-        stopped = False
+        timed_out = False
         while True:
-            deadline = start + limit + (grace if stopped else 0.0)
+            deadline = stopped_at + grace if stopped_at is not None else start + limit
+            wake = min(deadline, start + pending[0][0]) if pending else deadline
             try:
-                stamp, line = self._get(deadline - time.monotonic())
+                stamp, line = self._get(wake - time.monotonic())
             except queue.Empty:
-                if stopped:
-                    return SearchResult(None, time.monotonic() - start, None, score, score_text, depth, True)
-                stopped = True
+                if pending and time.monotonic() >= start + pending[0][0]:
+                    _, command = pending.pop(0)
+                    if command == "stop" and stopped_at is not None:
+                        continue
+                    self.send(command)
+                    if command == "isready":
+                        asked.append(time.monotonic())
+                    elif command == "stop":
+                        stopped_at = time.monotonic()
+                        self.stray_allowed = 1
+                    continue
+                if stopped_at is not None:
+                    return SearchResult(
+                        None,
+                        time.monotonic() - start,
+                        None,
+                        score,
+                        score_text,
+                        depth,
+                        True,
+                        ready_latencies=latencies,
+                        ready_missing=len(asked),
+                    )
+                timed_out = True
+                stopped_at = time.monotonic()
                 self.stray_allowed = 1
                 self.send("stop")
                 continue
             words = line.split()
             if not words:
                 continue
-            if words[0] == "info" and words[1:2] != ["string"]:
+            if words[0] == "readyok" and asked:
+                latencies.append(stamp - asked.pop(0))
+            elif words[0] == "info" and words[1:2] != ["string"]:
                 parsed = parse_score(words)
                 if parsed is not None:
                     score, score_text = parsed
@@ -379,7 +448,27 @@ class Engine:
                 move = words[1] if words[0] == "bestmove" and len(words) > 1 else None
                 if move in ("(none)", "none", "0000"):
                     move = None
-                return SearchResult(move, elapsed, line, score, score_text, depth, stopped or elapsed > limit)
+                ponder = words[words.index("ponder") + 1] if "ponder" in words[:-1] else None
+                result = SearchResult(
+                    move, elapsed, line, score, score_text, depth, timed_out or elapsed > limit, ponder
+                )
+                result.stop_latency = stamp - stopped_at if stopped_at is not None else None
+                self._await_ready(asked, latencies, grace)
+                result.ready_latencies, result.ready_missing = latencies, len(asked)
+                return result
+
+    def _await_ready(self, asked: list, latencies: list, grace: float) -> None:
+        """Wait up to `grace` for the answers to `isready`s still open."""
+        end = time.monotonic() + grace
+        while asked:
+            try:
+                stamp, line = self._get(end - time.monotonic())
+            except queue.Empty:
+                return
+            if line.split()[:1] == ["readyok"]:
+                latencies.append(stamp - asked.pop(0))
+            else:
+                self._stray(line)
 
 
 def parse_score(words: list):
@@ -561,6 +650,7 @@ class GameRecord:
     loser_name: str | None = None
     cycle: list | None = None
     cycle_note: str = ""
+    tags: list = dataclasses.field(default_factory=list)  # more (name, value) PGN tags
 
 
 @dataclasses.dataclass
@@ -598,8 +688,32 @@ def position_line(engine: Engine, referee: Referee) -> str:
     return f"position fen {fen}" + (" moves " + " ".join(moves) if moves else "")
 
 
-def play_game(index, opening_index, fen, red: Engine, black: Engine, settings: Settings, abort) -> GameRecord:
+class Driver:
+    """How `play_game` gets a move from an engine: a position and a `go`
+    with the clocks, read to the final line. The soak (`soak.py`) adds
+    pondering and protocol stress through the two hooks."""
+
+    def search(self, eng: Engine, referee: Referee, clocks: dict, stm: str, settings: Settings) -> SearchResult:
+        """The engine's answer for the side to move `stm`."""
+        return eng.go(
+            position_line(eng, referee),
+            go_line(eng, clocks, stm, settings.increment),
+            clocks[stm] + settings.margin,
+            settings.grace,
+        )
+
+    def after_move(self, eng: Engine, referee: Referee, clocks: dict, stm: str, res: SearchResult, settings) -> None:
+        """Called when `eng`'s move has been played and the game goes on."""
+
+    def end_game(self, engines: dict) -> None:
+        """Called once the verdict is in, before the record is made."""
+
+
+def play_game(
+    index, opening_index, fen, red: Engine, black: Engine, settings: Settings, abort, driver: Driver | None = None
+) -> GameRecord:
     """Play one game to the referee's verdict."""
+    driver = driver or Driver()
     engines = {"w": red, "b": black}
     clocks = {"w": settings.base, "b": settings.base}
     referee = Referee(fen, settings.max_plies)
@@ -624,12 +738,7 @@ def play_game(index, opening_index, fen, red: Engine, black: Engine, settings: S
             verdict = referee.judge()
             break
         try:
-            res = eng.go(
-                position_line(eng, referee),
-                go_line(eng, clocks, stm, settings.increment),
-                clocks[stm] + settings.margin,
-                settings.grace,
-            )
+            res = driver.search(eng, referee, clocks, stm, settings)
         except EngineDied:
             if abort.is_set():  # killed by Ctrl-C, not a crash
                 raise KeyboardInterrupt from None
@@ -664,6 +773,9 @@ def play_game(index, opening_index, fen, red: Engine, black: Engine, settings: S
         note = f"{res.score_text or '?'}/{res.depth if res.depth is not None else '?'} {res.elapsed:.2f}s"
         comments.append(note)
         verdict = referee.judge()
+        if verdict is None:
+            driver.after_move(eng, referee, clocks, stm, res, settings)
+    driver.end_game(engines)
     rec = GameRecord(
         index,
         opening_index,
@@ -829,6 +941,7 @@ def pgn_text(rec: GameRecord, event: str, tc: str) -> str:
     ]
     if rec.cycle_note:
         tags.append(("RuleCycle", rec.cycle_note))
+    tags.extend(rec.tags)
     head = "\n".join(f'[{k} "{v.replace(chr(34), chr(39))}"]' for k, v in tags)
     black_first = rec.fen.split()[1] == "b"
     body = []
