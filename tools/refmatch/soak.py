@@ -256,7 +256,9 @@ class StressDriver(rm.Driver):
             del self.pondering[eng]
             if eng.alive() and self.early_final(eng) is None:
                 try:
-                    self.stop_ponder(eng, ponder, self.args.grace)
+                    if self.stop_ponder(eng, ponder, self.args.grace).final is None:
+                        eng.fault("hang")
+                        eng.kill()
                 except rm.EngineDied:
                     pass
         for eng in engines.values():
@@ -287,8 +289,8 @@ class StressDriver(rm.Driver):
         start = time.monotonic()
         eng.send("stop")
         res = eng.await_final(start, grace, grace, stopped_at=start)
-        if res.final is None:
-            self.note(eng, "hang", "no final line after stop while pondering")
+        if res.final is None:  # a hang: the caller counts it
+            self.notes.append(f"{eng.spec.name}: no final line after stop while pondering")
             return res
         self.check(eng, res)
         legal = rm.sf.legal_moves(rm.VARIANT, ponder.start_fen, ponder.moves)
@@ -466,12 +468,13 @@ class Soak:
                 self.faults[kind] = self.faults.get(kind, 0) + n
             if faults:
                 self.faulty_games += 1
-                detail = "; ".join(notes)
+                details = list(notes)
                 for eng in faulty:
                     if eng.stderr_text:
-                        detail += f"; {eng.spec.name} stderr: {eng.stderr_text[-1]}"
+                        details.append(f"{eng.spec.name} stderr: {eng.stderr_text[-1]}")
                     if not eng.alive() and eng.proc is not None and eng.proc.returncode is not None:
-                        detail += f"; {eng.spec.name} exit status {eng.proc.returncode}"
+                        details.append(f"{eng.spec.name} exit status {eng.proc.returncode}")
+                detail = "; ".join(details)
                 kinds = ", ".join(f"{k} {v}" for k, v in sorted(faults.items()))
                 rec.tags = [("Fault", kinds + (f"; {detail}" if detail else "")), ("Seed", f"{self.args.seed}:{index}")]
                 self.pgn.write(rm.pgn_text(rec, "soak", tc_label))
