@@ -102,18 +102,22 @@ def table_mb(hash_mb: int) -> int:
     return 1 << (max(hash_mb, 1).bit_length() - 1)
 
 
-def run_queue_ms(pid: int) -> float | None:
-    """Time all threads of a process have spent runnable but waiting for a
-    CPU (/proc/PID/task/*/schedstat, second field), in ms: a move over its
-    clock with as much waiting in it was the machine's, not the engine's."""
-    total = 0
+def run_queue_ms(pid: int) -> tuple | None:
+    """(ran, waited): ms all threads of a process have spent on a CPU and
+    runnable but waiting for one (/proc/PID/task/*/schedstat). A move over
+    its clock with as much waiting in it was the machine's, not the
+    engine's; a stuck engine that spins runs, one that deadlocks neither
+    runs nor waits."""
+    ran = waited = 0
     try:
         for tid in os.listdir(f"/proc/{pid}/task"):
             with open(f"/proc/{pid}/task/{tid}/schedstat", encoding="ascii") as fh:
-                total += int(fh.read().split()[1])
+                fields = fh.read().split()
+                ran += int(fields[0])
+                waited += int(fields[1])
     except (OSError, ValueError, IndexError):
         return None
-    return total / 1e6
+    return ran / 1e6, waited / 1e6
 
 
 def rss_kb(pid: int) -> int | None:
@@ -151,7 +155,7 @@ class StressDriver(rm.Driver):
         self.pondering: dict = {}  # engine -> Pondering
         self.stats = stats  # shared maxima: ready, stop (seconds)
         self.notes: list = []  # fault details for the PGN tag
-        self.waited: float | None = None  # run-queue ms of the searching engine at its search's start
+        self.waited: tuple | None = None  # run_queue_ms of the searching engine at its search's start
 
     # -- helpers
 
@@ -181,7 +185,7 @@ class StressDriver(rm.Driver):
             stop = f", answer {res.stop_latency * 1000:.0f} ms after stop" if res.stop_latency is not None else ""
             now = run_queue_ms(eng.proc.pid)
             if now is not None and self.waited is not None:
-                stop += f", {now - self.waited:.0f} ms waiting for a CPU"
+                stop += f", its threads ran {now[0] - self.waited[0]:.0f} ms and waited {now[1] - self.waited[1]:.0f} ms for a CPU"
             self.notes.append(
                 f"{eng.spec.name}: {res.elapsed * 1000:.0f} ms on a clock of {clock * 1000:.0f} ms {how}{stop}".replace(
                     "  ", " "
@@ -473,7 +477,8 @@ class Soak:
                     if eng.stderr_text:
                         details.append(f"{eng.spec.name} stderr: {eng.stderr_text[-1]}")
                     if not eng.alive() and eng.proc is not None and eng.proc.returncode is not None:
-                        details.append(f"{eng.spec.name} exit status {eng.proc.returncode}")
+                        killed = " (killed by the soak after the hang)" if eng.proc.returncode == -9 else ""
+                        details.append(f"{eng.spec.name} exit status {eng.proc.returncode}{killed}")
                 detail = "; ".join(details)
                 kinds = ", ".join(f"{k} {v}" for k, v in sorted(faults.items()))
                 rec.tags = [("Fault", kinds + (f"; {detail}" if detail else "")), ("Seed", f"{self.args.seed}:{index}")]
