@@ -19,26 +19,12 @@ use crate::eval::{PIECE_VALUE, evaluate};
 pub use crate::history::Histories;
 use crate::history::{PieceTo, QuietContext};
 use crate::nnue::{AccumulatorStack, Network};
+use crate::score::{
+    Bound, DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY, Score, is_decisive, verdict_score,
+};
 use crate::time::TimeBudget;
 use crate::tt::{TranspositionTable, TtHit};
-use crate::{Bound, Event, Limits, Report, Score, SearchResult, Shared};
-
-/// Deepest ply the search reaches (quiescence included).
-pub const MAX_PLY: usize = 128;
-/// Score of being mated at the root; a mate `n` plies away is `MATE - n`.
-pub const MATE: i32 = 30_000;
-/// Scores at least this are decisive: a mate or a win by rule (perpetual
-/// check or chase by the opponent) `n` plies away is `MATE - n`, a loss
-/// `-(MATE - n)`. Wins by rule and by mate share one scale because a loss
-/// is a loss: a lost side must prefer being mated in ten to losing by rule
-/// in two, and a winner the nearer of the two. Which kind a score is, is
-/// read from its line (`SearchThread::public_score`). Decisive scores
-/// are stored in the table relative to the node.
-pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
-/// Larger than every score.
-pub const INFINITE: i32 = MATE + 1;
-/// The score of a draw.
-pub const DRAW: i32 = 0;
+use crate::{Event, Limits, Report, SearchResult, Shared};
 
 /// First aspiration half-window, centipawns.
 const ASPIRATION_WINDOW: i32 = 24;
@@ -561,7 +547,7 @@ impl<'a> SearchThread<'a> {
     fn aspiration(&mut self, depth: u32, pv_idx: usize, on_event: &mut dyn FnMut(Event)) {
         let prev = self.root_moves[pv_idx].prev_score;
         let mut delta = ASPIRATION_WINDOW;
-        let (mut alpha, mut beta) = if depth >= ASPIRATION_DEPTH && prev.abs() < MATE_BOUND {
+        let (mut alpha, mut beta) = if depth >= ASPIRATION_DEPTH && !is_decisive(prev) {
             ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
         } else {
             (-INFINITE, INFINITE)
@@ -662,7 +648,7 @@ impl<'a> SearchThread<'a> {
                 }
                 s
             };
-            let score = if score.abs() < MATE_BOUND {
+            let score = if !is_decisive(score) {
                 score + head_start
             } else {
                 score
@@ -703,13 +689,7 @@ impl<'a> SearchThread<'a> {
         self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
         // With a head start the root scores are not the position's own.
         if !self.stopped && pv_idx == 0 && self.limits.favoured.is_none() {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > alpha_orig {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::of_result(best, alpha_orig, beta);
             self.tt
                 .store(self.pos.key(), 0, best_move, best, depth, bound);
         }
@@ -726,7 +706,7 @@ impl<'a> SearchThread<'a> {
 
     /// A root move's score without its head start, as reported.
     fn own_score(&self, mv: Move, s: i32) -> i32 {
-        if s.abs() < MATE_BOUND {
+        if !is_decisive(s) {
             s - self.head_start(mv)
         } else {
             s
@@ -801,7 +781,7 @@ impl<'a> SearchThread<'a> {
         };
         if !pv_node
             && let Some(static_eval) = static_eval
-            && beta.abs() < MATE_BOUND
+            && !is_decisive(beta)
         {
             // Reverse futility: far above beta at low depth.
             let margin = STATIC_NULL_MARGIN * depth - 40 * i32::from(improving);
@@ -961,13 +941,7 @@ impl<'a> SearchThread<'a> {
             // none was legal: mated or stalemated, both lost in xiangqi.
             return -MATE + ply as i32;
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha_orig {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of_result(best, alpha_orig, beta);
         if !repeated {
             self.tt.store(key, ply, best_move, best, depth, bound);
         }
@@ -1053,13 +1027,7 @@ impl<'a> SearchThread<'a> {
             return -MATE + ply as i32;
         }
         if self.options.store_qs && !repeated {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > alpha_orig {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::of_result(best, alpha_orig, beta);
             self.tt.store(key, ply, best_move, best, 0, bound);
         }
         best
@@ -1183,7 +1151,7 @@ impl<'a> SearchThread<'a> {
     /// A draw score is named only when the line reaches a position the
     /// rules declare drawn (a 0 may also be an even evaluation).
     fn public_score(&self, s: i32, pv: &[Move]) -> (Score, Option<Reason>) {
-        let rule = if s.abs() >= MATE_BOUND {
+        let rule = if is_decisive(s) {
             self.rule_at_end(pv)
         } else if s == DRAW {
             self.draw_along(pv)
@@ -1227,16 +1195,6 @@ impl<'a> SearchThread<'a> {
             }
         }
         None
-    }
-}
-
-/// The search score of a rule verdict `ply` plies from the root.
-fn verdict_score(v: Verdict, ply: usize) -> i32 {
-    let ply = ply as i32;
-    match v {
-        Verdict::Draw(_) => DRAW,
-        Verdict::Win(_) => MATE - ply,
-        Verdict::Loss(_) => -MATE + ply,
     }
 }
 
@@ -1333,45 +1291,4 @@ fn attacker_count(pos: &Position, color: Color) -> u32 {
     pos.pieces(color, PieceKind::Rook).count()
         + pos.pieces(color, PieceKind::Knight).count()
         + pos.pieces(color, PieceKind::Cannon).count()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn verdicts_score_in_their_bands() {
-        assert_eq!(
-            verdict_score(Verdict::Draw(Reason::RepetitionDraw), 7),
-            DRAW
-        );
-        assert_eq!(
-            verdict_score(Verdict::Loss(Reason::Checkmate), 3),
-            -MATE + 3
-        );
-        assert_eq!(
-            verdict_score(Verdict::Loss(Reason::Stalemate), 3),
-            -MATE + 3
-        );
-        // A rule verdict ranks with the mate at the same distance.
-        assert_eq!(
-            verdict_score(Verdict::Win(Reason::PerpetualCheck), 5),
-            MATE - 5
-        );
-        assert_eq!(
-            verdict_score(Verdict::Loss(Reason::PerpetualChase), 6),
-            -(MATE - 6)
-        );
-        assert!(
-            verdict_score(Verdict::Loss(Reason::PerpetualCheck), 2)
-                < verdict_score(Verdict::Loss(Reason::Checkmate), 10)
-        );
-        assert_eq!(Score::from_raw(MATE - 5), Score::Mate(5));
-        assert_eq!(Score::from_raw(-(MATE - 6)), Score::Mate(-6));
-        assert_eq!(Score::from_raw(MATE - 1), Score::Mate(1));
-        assert_eq!(Score::from_raw(-MATE + 2), Score::Mate(-2));
-        assert_eq!(Score::from_raw(MATE_BOUND - 1), Score::Cp(MATE_BOUND - 1));
-        // Every evaluation stays clear of the decisive band.
-        const { assert!(MATE_BOUND > 20_000) };
-    }
 }

@@ -1,8 +1,9 @@
 //! The transposition table: two tiers per bucket, lock-free entries.
 //!
 //! This module owns the table's memory, its replacement rule, ageing,
-//! mate-score conversion and occupancy (`hashfull`). It knows nothing of
-//! the search beyond the score bands in [`crate::search`]; probe/hit
+//! occupancy (`hashfull`) and the answer to the protocol's `probe`. It
+//! knows nothing of the search: the score bands and their ply adjustment
+//! come from the score vocabulary (`score.rs`); probe/hit
 //! statistics are counted by each search thread, not here, so that the
 //! table needs no shared counters.
 //!
@@ -77,8 +78,7 @@ use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use board::{Move, Position};
 
-use crate::search::{MATE_BOUND, MAX_PLY};
-use crate::{Bound, ProbeResult};
+use crate::score::{Bound, Score, from_tt, to_tt};
 
 /// Which replacement scheme the table runs (bench comparisons).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -120,6 +120,17 @@ impl std::fmt::Display for TtPolicy {
             TtPolicy::TwoTier => "two-tier",
         })
     }
+}
+
+/// A table probe for the protocol's `probe` command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProbeResult {
+    /// Best move stored for the position (legal here).
+    pub best: Option<Move>,
+    /// A lower bound (score, depth), exact scores included.
+    pub lower: Option<(Score, u32)>,
+    /// An upper bound (score, depth), exact scores included.
+    pub upper: Option<(Score, u32)>,
 }
 
 /// One decoded table entry, as the search sees it (score already
@@ -181,42 +192,7 @@ impl TtHit {
         let b = if b == a { None } else { b };
         [a, b]
     }
-
-    /// The deepest entry found.
-    pub fn deepest(&self) -> Option<TtEntry> {
-        self.entries
-            .iter()
-            .flatten()
-            .copied()
-            .max_by_key(|e| e.depth)
-    }
 }
-
-/// Converts a root-relative score to node-relative for storing.
-pub fn score_to_tt(score: i32, ply: usize) -> i32 {
-    let ply = ply as i32;
-    if score >= MATE_BOUND {
-        score + ply
-    } else if score <= -MATE_BOUND {
-        score - ply
-    } else {
-        score
-    }
-}
-
-/// Converts a stored node-relative score back to root-relative.
-pub fn score_from_tt(score: i32, ply: usize) -> i32 {
-    let ply = ply as i32;
-    if score >= MATE_BOUND {
-        score - ply
-    } else if score <= -MATE_BOUND {
-        score + ply
-    } else {
-        score
-    }
-}
-
-const _: () = assert!(MAX_PLY < 256);
 
 /// One lock-free slot: `check = key ^ data` and `data`.
 #[derive(Debug, Default)]
@@ -297,7 +273,7 @@ fn decode(data: u64, ply: usize) -> TtEntry {
     };
     TtEntry {
         mv: Move::from_u16(move_bits(data)),
-        score: score_from_tt(i32::from((data >> 16) as u16 as i16), ply),
+        score: from_tt(i32::from((data >> 16) as u16 as i16), ply),
         depth: depth_of(data),
         bound,
         generation: gen_of(data),
@@ -343,10 +319,13 @@ pub struct TranspositionTable {
     mb: usize,
 }
 
+/// The table size a new engine starts with, in MB.
+pub const DEFAULT_HASH_MB: usize = 16;
+
 /// The largest table accepted, in MB. Allocation is checked, but with
 /// memory overcommit a huge table would only fail when touched, so sizes
 /// beyond any sensible use are refused up front.
-pub const MAX_MB: usize = 1 << 16;
+pub const MAX_HASH_MB: usize = 1 << 16;
 
 /// Bytes per bucket (two slots of two words).
 pub const BUCKET_BYTES: usize = 32;
@@ -356,6 +335,7 @@ impl TranspositionTable {
     ///
     /// # Panics
     /// If the memory cannot be allocated; see [`TranspositionTable::try_new`].
+    #[cfg(test)]
     pub fn new(mb: usize) -> TranspositionTable {
         TranspositionTable::with_policy(mb, TtPolicy::TwoTier)
     }
@@ -369,10 +349,10 @@ impl TranspositionTable {
     }
 
     /// A table of `mb` megabytes, rounded down to a power of two of
-    /// buckets; `None` for 0 MB, more than [`MAX_MB`], or a size that
+    /// buckets; `None` for 0 MB, more than [`MAX_HASH_MB`], or a size that
     /// cannot be allocated.
     pub fn try_new(mb: usize, policy: TtPolicy) -> Option<TranspositionTable> {
-        if mb > MAX_MB {
+        if mb > MAX_HASH_MB {
             return None;
         }
         let bytes = mb.checked_mul(1 << 20)?;
@@ -397,6 +377,7 @@ impl TranspositionTable {
     }
 
     /// Number of buckets.
+    #[cfg(test)]
     pub fn buckets(&self) -> usize {
         self.slots.len() / 2
     }
@@ -469,7 +450,7 @@ impl TranspositionTable {
     ) {
         let generation = self.generation();
         let depth = depth.clamp(0, i32::from(u8::MAX)) as u8;
-        let score = score_to_tt(score, ply);
+        let score = to_tt(score, ply);
         let slots = self.bucket(key);
         // Keeps a move the same position already had when the new result
         // has none (fail-low nodes know no best move).
@@ -546,14 +527,19 @@ impl TranspositionTable {
                 upper = Some((e.score, d));
             }
         }
-        Some(ProbeResult { best, lower, upper })
+        let public = |b: Option<(i32, u32)>| b.map(|(s, d)| (Score::from_raw(s), d));
+        Some(ProbeResult {
+            best,
+            lower: public(lower),
+            upper: public(upper),
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::MATE;
+    use crate::score::{MATE, MAX_PLY};
 
     fn mv(s: &str) -> Move {
         s.parse().expect("test move")
@@ -576,7 +562,7 @@ mod tests {
         assert_eq!(t.buckets(), (2 << 20) / BUCKET_BYTES);
         assert!(TranspositionTable::try_new(0, TtPolicy::TwoTier).is_none());
         assert!(TranspositionTable::try_new(usize::MAX, TtPolicy::TwoTier).is_none());
-        assert!(TranspositionTable::try_new(MAX_MB + 1, TtPolicy::TwoTier).is_none());
+        assert!(TranspositionTable::try_new(MAX_HASH_MB + 1, TtPolicy::TwoTier).is_none());
     }
 
     #[test]
@@ -750,11 +736,11 @@ mod tests {
                 -(MATE - 100),
                 -(MATE - 40),
             ] {
-                assert_eq!(score_from_tt(score_to_tt(s, ply), ply), s);
+                assert_eq!(from_tt(to_tt(s, ply), ply), s);
             }
         }
-        assert_eq!(score_to_tt(MATE - 10, 4), MATE - 6);
-        assert_eq!(score_to_tt(1234, 9), 1234);
+        assert_eq!(to_tt(MATE - 10, 4), MATE - 6);
+        assert_eq!(to_tt(1234, 9), 1234);
     }
 
     #[test]
