@@ -21,13 +21,14 @@
 //! network, its data format and features, which the trainer shares).
 //! Private, with what other crates need re-exported by name below:
 //! `score` (the raw score scale, [`Score`], [`Bound`]), `search` (the
-//! searching thread), `history` (move ordering), `tt` (the
+//! searching thread), `movepick` and `history` (move ordering), `tt` (the
 //! table), `eval` (the hand-written evaluation), `pool` (the threads) and
 //! `time` (the clock).
 
 pub mod bench;
 mod eval;
 mod history;
+mod movepick;
 pub mod nnue;
 mod pool;
 mod score;
