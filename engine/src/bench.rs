@@ -16,7 +16,7 @@ use board::Position;
 use crate::nnue::Network;
 use crate::pool::{MAX_THREADS, Pool, Task};
 use crate::search::{Histories, SearchOptions, SearchThread, TtStats};
-use crate::tt::{TranspositionTable, TtPolicy};
+use crate::tt::{DEFAULT_HASH_MB, TranspositionTable, TtPolicy};
 use crate::{Limits, SearchResult, Shared};
 
 /// The default bench depth.
@@ -95,7 +95,7 @@ impl Default for BenchOptions {
     fn default() -> BenchOptions {
         BenchOptions {
             depth: None,
-            hash_mb: 16,
+            hash_mb: DEFAULT_HASH_MB,
             tt: TtPolicy::TwoTier,
             store_qs: true,
             network: crate::nnue::embedded(),

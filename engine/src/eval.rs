@@ -142,20 +142,6 @@ static PST_FULL: [[[i16; Square::NUM]; PieceKind::NUM]; 2] = {
     t
 };
 
-/// The table value of a Red piece of `kind` on `sq`.
-#[inline]
-fn pst_red(kind: PieceKind, sq: Square) -> i32 {
-    i32::from(PST_FULL[0][kind.index()][sq.index()])
-}
-
-/// Material plus table value of `color`'s piece of `kind` on `sq`, from
-/// that colour's point of view.
-#[inline]
-pub fn piece_square(color: Color, kind: PieceKind, sq: Square) -> i32 {
-    let rel = if color == Color::Red { sq } else { sq.flip() };
-    PIECE_VALUE[kind.index()] + pst_red(kind, rel)
-}
-
 /// Mobility bonus of a horse by its number of moves (a horse with no
 /// move is nearly lost).
 const HORSE_MOBILITY: [i32; 9] = [-40, -22, -10, -2, 4, 9, 13, 16, 18];

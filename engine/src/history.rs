@@ -12,7 +12,7 @@
 
 use board::{Move, Square};
 
-use crate::search::MAX_PLY;
+use crate::score::MAX_PLY;
 
 /// The bound of every history value.
 pub const HISTORY_MAX: i32 = 16_384;

@@ -10,19 +10,31 @@
 //!
 //! [`Engine::set_threads`] sets how many threads search (Lazy SMP: every
 //! thread searches the root on the shared table; the threads live in a
-//! pool that parks between searches). Shared between threads: the [`tt`]
-//! table (lock-free), the stop flag, the clock state (in [`SearchHandle`])
-//! and the node counters. Everything else a search mutates lives in a
-//! per-thread [`search::SearchThread`].
+//! pool that parks between searches). Shared between threads: the table
+//! (lock-free, `tt.rs`), the stop flag, the clock state (in
+//! [`SearchHandle`]) and the node counters. Everything else a search
+//! mutates lives in a per-thread `search::SearchThread`.
+//!
+//! # Modules
+//!
+//! Public: [`bench`](mod@bench) (the deterministic signature) and [`nnue`] (the
+//! network, its data format and features, which the trainer shares).
+//! Private, with what other crates need re-exported by name below:
+//! `score` (the raw score scale, [`Score`], [`Bound`]), `search` (the
+//! searching thread), `movepick` and `history` (move ordering), `tt` (the
+//! table), `eval` (the hand-written evaluation), `pool` (the threads) and
+//! `time` (the clock).
 
 pub mod bench;
-pub mod eval;
+mod eval;
 mod history;
+mod movepick;
 pub mod nnue;
 mod pool;
-pub mod search;
+mod score;
+mod search;
 mod time;
-pub mod tt;
+mod tt;
 
 use std::fmt;
 use std::sync::Arc;
@@ -31,13 +43,16 @@ use std::time::{Duration, Instant};
 
 use board::{Move, Position, Reason};
 
-pub use eval::{eval_trace, evaluate};
+pub use eval::{PIECE_VALUE, eval_trace, evaluate};
 pub use pool::MAX_THREADS;
+pub use score::{Bound, INFINITE, MAX_PLY, Score};
+pub use search::TtStats;
 pub use time::DEFAULT_MOVE_OVERHEAD;
-pub use tt::{TranspositionTable, TtPolicy};
+pub use tt::{DEFAULT_HASH_MB, MAX_HASH_MB, ProbeResult, TtPolicy};
 
 use pool::{Pool, Task};
 use search::SearchOptions;
+use tt::TranspositionTable;
 
 /// The side to move's clock, as the GUI reports it with `go`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,54 +136,6 @@ impl Default for Limits {
     }
 }
 
-/// A score from the side to move's point of view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Score {
-    /// Centipawn-like evaluation.
-    Cp(i32),
-    /// Mate (or a rule verdict treated like one) in this many plies:
-    /// positive when the side to move wins, negative when it loses.
-    Mate(i32),
-}
-
-impl Score {
-    /// The public form of a raw search or table score (as in
-    /// [`ProbeResult`]): mates and rule verdicts (one scale: a win by rule
-    /// `n` plies away scores as a mate in `n`) become [`Score::Mate`] in
-    /// plies, everything else [`Score::Cp`]. The one decoder of raw scores:
-    /// the protocol's table scores go through it too.
-    pub fn from_raw(raw: i32) -> Score {
-        use search::{MATE, MATE_BOUND};
-        if raw >= MATE_BOUND {
-            Score::Mate(MATE - raw)
-        } else if raw <= -MATE_BOUND {
-            Score::Mate(-(MATE + raw))
-        } else {
-            Score::Cp(raw)
-        }
-    }
-}
-
-impl fmt::Display for Score {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Score::Cp(cp) => write!(f, "cp {cp}"),
-            Score::Mate(p) => write!(f, "mate {p} plies"),
-        }
-    }
-}
-
-/// How a score relates to the true value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Bound {
-    /// The score is exact.
-    Exact,
-    /// The true score is at least this (fail high).
-    Lower,
-    /// The true score is at most this (fail low).
-    Upper,
-}
-
 /// One iteration's (or one PV line's) result.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report {
@@ -233,17 +200,6 @@ pub struct SearchResult {
     pub nodes: u64,
     /// Time used.
     pub time: Duration,
-}
-
-/// A table probe for the protocol's `probe` command.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ProbeResult {
-    /// Best move stored for the position (legal here).
-    pub best: Option<Move>,
-    /// A lower bound (score, depth), exact scores included.
-    pub lower: Option<(i32, u32)>,
-    /// An upper bound (score, depth), exact scores included.
-    pub upper: Option<(i32, u32)>,
 }
 
 /// Why an engine setting was refused.
@@ -395,11 +351,8 @@ impl fmt::Debug for Engine {
     }
 }
 
-/// The default hash size in MB.
-pub const DEFAULT_HASH_MB: usize = 16;
-
 impl Engine {
-    /// An engine with a 16 MB table and one thread.
+    /// An engine with a [`DEFAULT_HASH_MB`] table and one thread.
     pub fn new() -> Engine {
         let mut pool = Pool::new();
         // Should the system refuse even this thread, `start` asks again.
@@ -424,11 +377,11 @@ impl Engine {
     /// memory is the larger of the two sizes, not their sum.
     ///
     /// # Errors
-    /// [`EngineError::HashSize`] for 0 MB or more than [`tt::MAX_MB`] (the
+    /// [`EngineError::HashSize`] for 0 MB or more than [`MAX_HASH_MB`] (the
     /// old table stays, contents and all), or a size the system cannot
     /// give (an empty table of the old size takes its place).
     pub fn set_hash_mb(&mut self, mb: usize) -> Result<(), EngineError> {
-        if mb == 0 || mb > tt::MAX_MB {
+        if mb == 0 || mb > MAX_HASH_MB {
             return Err(EngineError::HashSize(mb));
         }
         self.wait();

@@ -1,8 +1,9 @@
 //! The transposition table: two tiers per bucket, lock-free entries.
 //!
 //! This module owns the table's memory, its replacement rule, ageing,
-//! mate-score conversion and occupancy (`hashfull`). It knows nothing of
-//! the search beyond the score bands in [`crate::search`]; probe/hit
+//! occupancy (`hashfull`) and the answer to the protocol's `probe`. It
+//! knows nothing of the search: the score bands and their ply adjustment
+//! come from the score vocabulary (`score.rs`); probe/hit
 //! statistics are counted by each search thread, not here, so that the
 //! table needs no shared counters.
 //!
@@ -77,8 +78,7 @@ use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use board::{Move, Position};
 
-use crate::search::{MATE_BOUND, MAX_PLY};
-use crate::{Bound, ProbeResult};
+use crate::score::{Bound, Score, from_tt, to_tt};
 
 /// Which replacement scheme the table runs (bench comparisons).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -120,6 +120,17 @@ impl std::fmt::Display for TtPolicy {
             TtPolicy::TwoTier => "two-tier",
         })
     }
+}
+
+/// A table probe for the protocol's `probe` command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProbeResult {
+    /// Best move stored for the position (legal here).
+    pub best: Option<Move>,
+    /// A lower bound (score, depth), exact scores included.
+    pub lower: Option<(Score, u32)>,
+    /// An upper bound (score, depth), exact scores included.
+    pub upper: Option<(Score, u32)>,
 }
 
 /// One decoded table entry, as the search sees it (score already
@@ -181,42 +192,7 @@ impl TtHit {
         let b = if b == a { None } else { b };
         [a, b]
     }
-
-    /// The deepest entry found.
-    pub fn deepest(&self) -> Option<TtEntry> {
-        self.entries
-            .iter()
-            .flatten()
-            .copied()
-            .max_by_key(|e| e.depth)
-    }
 }
-
-/// Converts a root-relative score to node-relative for storing.
-pub fn score_to_tt(score: i32, ply: usize) -> i32 {
-    let ply = ply as i32;
-    if score >= MATE_BOUND {
-        score + ply
-    } else if score <= -MATE_BOUND {
-        score - ply
-    } else {
-        score
-    }
-}
-
-/// Converts a stored node-relative score back to root-relative.
-pub fn score_from_tt(score: i32, ply: usize) -> i32 {
-    let ply = ply as i32;
-    if score >= MATE_BOUND {
-        score - ply
-    } else if score <= -MATE_BOUND {
-        score + ply
-    } else {
-        score
-    }
-}
-
-const _: () = assert!(MAX_PLY < 256);
 
 /// One lock-free slot: `check = key ^ data` and `data`.
 #[derive(Debug, Default)]
@@ -297,7 +273,7 @@ fn decode(data: u64, ply: usize) -> TtEntry {
     };
     TtEntry {
         mv: Move::from_u16(move_bits(data)),
-        score: score_from_tt(i32::from((data >> 16) as u16 as i16), ply),
+        score: from_tt(i32::from((data >> 16) as u16 as i16), ply),
         depth: depth_of(data),
         bound,
         generation: gen_of(data),
@@ -343,10 +319,13 @@ pub struct TranspositionTable {
     mb: usize,
 }
 
+/// The table size a new engine starts with, in MB.
+pub const DEFAULT_HASH_MB: usize = 16;
+
 /// The largest table accepted, in MB. Allocation is checked, but with
 /// memory overcommit a huge table would only fail when touched, so sizes
 /// beyond any sensible use are refused up front.
-pub const MAX_MB: usize = 1 << 16;
+pub const MAX_HASH_MB: usize = 1 << 16;
 
 /// Bytes per bucket (two slots of two words).
 pub const BUCKET_BYTES: usize = 32;
@@ -356,6 +335,7 @@ impl TranspositionTable {
     ///
     /// # Panics
     /// If the memory cannot be allocated; see [`TranspositionTable::try_new`].
+    #[cfg(test)]
     pub fn new(mb: usize) -> TranspositionTable {
         TranspositionTable::with_policy(mb, TtPolicy::TwoTier)
     }
@@ -369,10 +349,10 @@ impl TranspositionTable {
     }
 
     /// A table of `mb` megabytes, rounded down to a power of two of
-    /// buckets; `None` for 0 MB, more than [`MAX_MB`], or a size that
+    /// buckets; `None` for 0 MB, more than [`MAX_HASH_MB`], or a size that
     /// cannot be allocated.
     pub fn try_new(mb: usize, policy: TtPolicy) -> Option<TranspositionTable> {
-        if mb > MAX_MB {
+        if mb > MAX_HASH_MB {
             return None;
         }
         let bytes = mb.checked_mul(1 << 20)?;
@@ -397,6 +377,7 @@ impl TranspositionTable {
     }
 
     /// Number of buckets.
+    #[cfg(test)]
     pub fn buckets(&self) -> usize {
         self.slots.len() / 2
     }
@@ -469,7 +450,7 @@ impl TranspositionTable {
     ) {
         let generation = self.generation();
         let depth = depth.clamp(0, i32::from(u8::MAX)) as u8;
-        let score = score_to_tt(score, ply);
+        let score = to_tt(score, ply);
         let slots = self.bucket(key);
         // Keeps a move the same position already had when the new result
         // has none (fail-low nodes know no best move).
@@ -546,251 +527,14 @@ impl TranspositionTable {
                 upper = Some((e.score, d));
             }
         }
-        Some(ProbeResult { best, lower, upper })
+        let public = |b: Option<(i32, u32)>| b.map(|(s, d)| (Score::from_raw(s), d));
+        Some(ProbeResult {
+            best,
+            lower: public(lower),
+            upper: public(upper),
+        })
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::search::MATE;
-
-    fn mv(s: &str) -> Move {
-        s.parse().expect("test move")
-    }
-
-    /// Two distinct keys that share a bucket in a table of any size.
-    const K1: u64 = 0x0123_0000_0000_0005;
-    const K2: u64 = 0x4567_0000_0000_0005;
-    const K3: u64 = 0x89ab_0000_0000_0005;
-
-    fn entry(t: &TranspositionTable, key: u64, tier: usize) -> Option<TtEntry> {
-        t.probe(key, 0).entries[tier]
-    }
-
-    #[test]
-    fn size_is_a_power_of_two_of_buckets() {
-        let t = TranspositionTable::new(1);
-        assert_eq!(t.buckets(), (1 << 20) / BUCKET_BYTES);
-        let t = TranspositionTable::try_new(3, TtPolicy::TwoTier).expect("3 MB");
-        assert_eq!(t.buckets(), (2 << 20) / BUCKET_BYTES);
-        assert!(TranspositionTable::try_new(0, TtPolicy::TwoTier).is_none());
-        assert!(TranspositionTable::try_new(usize::MAX, TtPolicy::TwoTier).is_none());
-        assert!(TranspositionTable::try_new(MAX_MB + 1, TtPolicy::TwoTier).is_none());
-    }
-
-    #[test]
-    fn every_bound_round_trips() {
-        let t = TranspositionTable::new(1);
-        for (i, bound) in [Bound::Exact, Bound::Lower, Bound::Upper]
-            .into_iter()
-            .enumerate()
-        {
-            let key = 0x1000 + i as u64 * 0x10_0001;
-            t.store(key, 3, Some(mv("h2e2")), -123 + i as i32, 7, bound);
-            let e = t.probe(key, 3).entries[0].expect("stored entry");
-            assert_eq!(
-                e,
-                TtEntry {
-                    mv: Some(mv("h2e2")),
-                    score: -123 + i as i32,
-                    depth: 7,
-                    bound,
-                    generation: 0
-                }
-            );
-        }
-        let exact = TtEntry {
-            mv: None,
-            score: 50,
-            depth: 4,
-            bound: Bound::Exact,
-            generation: 0,
-        };
-        assert!(exact.cuts(4, 0, 10) && !exact.cuts(5, 0, 10));
-        let lower = TtEntry {
-            bound: Bound::Lower,
-            ..exact
-        };
-        assert!(lower.cuts(4, 0, 50) && !lower.cuts(4, 0, 51));
-        let upper = TtEntry {
-            bound: Bound::Upper,
-            ..exact
-        };
-        assert!(upper.cuts(4, 50, 100) && !upper.cuts(4, 49, 100));
-        assert!(!t.probe(0x9999, 0).any());
-    }
-
-    #[test]
-    fn deeper_entry_spills_tier_one_into_tier_two() {
-        let t = TranspositionTable::new(1);
-        t.store(K1, 0, Some(mv("a0a1")), 10, 5, Bound::Exact);
-        assert_eq!(entry(&t, K1, 0).map(|e| e.depth), Some(5));
-        // Deeper: takes tier 1, the old tier-1 entry moves to tier 2.
-        t.store(K2, 0, Some(mv("b0c2")), 20, 7, Bound::Lower);
-        assert_eq!(entry(&t, K2, 0).map(|e| (e.depth, e.score)), Some((7, 20)));
-        assert_eq!(entry(&t, K1, 1).map(|e| (e.depth, e.score)), Some((5, 10)));
-        // Shallower: goes to tier 2, evicting the spilled entry.
-        t.store(K3, 0, None, 30, 3, Bound::Upper);
-        assert_eq!(entry(&t, K2, 0).map(|e| e.depth), Some(7));
-        assert_eq!(entry(&t, K3, 1).map(|e| (e.depth, e.score)), Some((3, 30)));
-        assert!(!t.probe(K1, 0).any());
-        // Equal depth counts as deeper.
-        t.store(K1, 0, None, 40, 7, Bound::Exact);
-        assert_eq!(entry(&t, K1, 0).map(|e| e.score), Some(40));
-        assert_eq!(entry(&t, K2, 1).map(|e| e.score), Some(20));
-    }
-
-    #[test]
-    fn same_position_in_tier_one_is_overwritten_not_spilled() {
-        let t = TranspositionTable::new(1);
-        t.store(K2, 0, None, 5, 2, Bound::Exact);
-        t.store(K1, 0, Some(mv("h2e2")), 10, 4, Bound::Exact);
-        t.store(K1, 0, None, 11, 6, Bound::Upper);
-        let hit = t.probe(K1, 0);
-        assert_eq!(
-            hit.entries[0].map(|e| (e.score, e.depth, e.mv)),
-            Some((11, 6, Some(mv("h2e2"))))
-        );
-        // K2, spilled by the first K1 store, stays in tier 2.
-        assert_eq!(entry(&t, K2, 1).map(|e| e.score), Some(5));
-        assert_eq!(hit.moves(), [Some(mv("h2e2")), None]);
-    }
-
-    #[test]
-    fn both_tiers_give_moves_and_cutoffs() {
-        let t = TranspositionTable::new(1);
-        t.store(K1, 0, Some(mv("h2e2")), 100, 8, Bound::Lower);
-        t.store(K1, 0, Some(mv("b2e2")), -50, 2, Bound::Upper);
-        let hit = t.probe(K1, 0);
-        assert_eq!(hit.moves(), [Some(mv("h2e2")), Some(mv("b2e2"))]);
-        // Tier 1 cuts a fail-high window at depth 8; tier 2 cuts a low one
-        // at depth 2 that tier 1 cannot.
-        assert_eq!(hit.cutting(8, 0, 90).map(|e| e.score), Some(100));
-        assert_eq!(hit.cutting(2, -40, 200).map(|e| e.score), Some(-50));
-        assert_eq!(hit.cutting(3, -40, 200), None);
-    }
-
-    #[test]
-    fn older_generation_loses_priority_and_hashfull_counts_current() {
-        let t = TranspositionTable::new(1);
-        t.store(K1, 0, None, 1, 20, Bound::Exact);
-        assert_eq!(t.hashfull(), 1);
-        t.new_search();
-        assert_eq!(t.hashfull(), 0);
-        t.store(K2, 0, None, 2, 1, Bound::Exact);
-        assert_eq!(
-            entry(&t, K2, 0).map(|e| (e.depth, e.generation)),
-            Some((1, 1))
-        );
-        assert_eq!(
-            entry(&t, K1, 1).map(|e| (e.depth, e.generation)),
-            Some((20, 0))
-        );
-        // Same generation now: a shallower entry must go to tier 2.
-        t.store(K3, 0, None, 3, 0, Bound::Exact);
-        assert_eq!(entry(&t, K3, 1).map(|e| e.depth), Some(0));
-        t.clear();
-        assert!(!t.probe(K2, 0).any());
-        assert_eq!(t.generation(), 0);
-    }
-
-    #[test]
-    fn a_new_table_is_empty_and_usable_everywhere() {
-        let t = TranspositionTable::new(2);
-        assert_eq!(t.buckets(), 2 * (1 << 20) / BUCKET_BYTES);
-        assert_eq!(t.slots.len(), 2 * t.buckets());
-        assert!(t.slots.iter().all(|s| s.raw() == (0, 0)));
-        assert_eq!(t.hashfull(), 0);
-        // The first and the last bucket take entries.
-        let last = t.mask;
-        for key in [0, last, K1] {
-            t.store(key, 0, None, 7, 3, Bound::Exact);
-            assert_eq!(entry(&t, key, 0).map(|e| e.score), Some(7));
-        }
-        assert!(TranspositionTable::try_new(0, TtPolicy::TwoTier).is_none());
-    }
-
-    #[test]
-    fn a_huge_table_is_built_without_touching_its_pages() {
-        // 16 GB of lazily zeroed pages: fast, and no real memory used until
-        // written. Skipped where the system will not map that much.
-        let t0 = std::time::Instant::now();
-        if let Some(t) = TranspositionTable::try_new(16 << 10, TtPolicy::TwoTier) {
-            assert!(
-                t0.elapsed() < std::time::Duration::from_secs(1),
-                "{:?}",
-                t0.elapsed()
-            );
-            t.store(K1, 0, None, 5, 1, Bound::Exact);
-            assert_eq!(entry(&t, K1, 0).map(|e| e.score), Some(5));
-        }
-    }
-
-    #[test]
-    fn mate_scores_are_stored_relative_to_the_node() {
-        let t = TranspositionTable::new(1);
-        // Found 4 plies from the root: mate 10 plies from the root is 6
-        // from the node.
-        t.store(K1, 4, None, MATE - 10, 5, Bound::Exact);
-        assert_eq!(t.probe(K1, 4).entries[0].map(|e| e.score), Some(MATE - 10));
-        assert_eq!(t.probe(K1, 6).entries[0].map(|e| e.score), Some(MATE - 12));
-        assert_eq!(t.probe(K1, 0).entries[0].map(|e| e.score), Some(MATE - 6));
-        t.store(K2, 3, None, -(MATE - 7), 5, Bound::Upper);
-        assert_eq!(
-            t.probe(K2, 1).entries[0].map(|e| e.score),
-            Some(-(MATE - 5))
-        );
-        for ply in 0..MAX_PLY {
-            for s in [
-                MATE - ply as i32 - 1,
-                MATE - 120,
-                0,
-                777,
-                -(MATE - 100),
-                -(MATE - 40),
-            ] {
-                assert_eq!(score_from_tt(score_to_tt(s, ply), ply), s);
-            }
-        }
-        assert_eq!(score_to_tt(MATE - 10, 4), MATE - 6);
-        assert_eq!(score_to_tt(1234, 9), 1234);
-    }
-
-    #[test]
-    fn torn_entry_is_a_miss() {
-        let t = TranspositionTable::new(1);
-        t.store(K1, 0, None, 1, 3, Bound::Exact);
-        t.store(K2, 0, None, 2, 4, Bound::Exact);
-        // Simulate two racing writers: K2's check word with another data word.
-        let slots = t.bucket(K1);
-        let other = encode(Some(mv("a0a1")), 99, 9, Bound::Lower, 0);
-        slots[0].data.store(other, Ordering::Relaxed);
-        assert!(t.probe(K2, 0).entries[0].is_none());
-        assert!(t.probe(K1, 0).entries[0].is_none());
-    }
-
-    #[test]
-    fn single_slot_policies() {
-        let off = TranspositionTable::with_policy(1, TtPolicy::Off);
-        off.store(K1, 0, None, 1, 3, Bound::Exact);
-        assert!(!off.probe(K1, 0).any());
-
-        let always = TranspositionTable::with_policy(1, TtPolicy::Always);
-        always.store(K1, 0, None, 1, 9, Bound::Exact);
-        always.store(K2, 0, None, 2, 1, Bound::Exact);
-        assert!(!always.probe(K1, 0).any());
-        assert_eq!(always.probe(K2, 0).entries[0].map(|e| e.score), Some(2));
-
-        let depth = TranspositionTable::with_policy(1, TtPolicy::Depth);
-        depth.store(K1, 0, None, 1, 9, Bound::Exact);
-        depth.store(K2, 0, None, 2, 1, Bound::Exact);
-        assert!(!depth.probe(K2, 0).any());
-        assert_eq!(depth.probe(K1, 0).entries[0].map(|e| e.score), Some(1));
-        depth.new_search();
-        depth.store(K2, 0, None, 2, 1, Bound::Exact);
-        assert_eq!(depth.probe(K2, 0).entries[0].map(|e| e.score), Some(2));
-        assert_eq!("two-tier".parse::<TtPolicy>(), Ok(TtPolicy::TwoTier));
-        assert!("lru".parse::<TtPolicy>().is_err());
-    }
-}
+mod tests;

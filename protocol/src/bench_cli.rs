@@ -16,7 +16,7 @@ pub struct BenchArgs {
     depth: Option<u32>,
     /// Hash table size in MB.
     #[arg(long, value_name = "MB", default_value_t = engine::DEFAULT_HASH_MB,
-          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=65536))]
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=engine::MAX_HASH_MB as u64))]
     hash: usize,
     /// Table replacement scheme: off, always, depth or two-tier.
     #[arg(long, value_name = "POLICY", default_value = "two-tier", value_parser = parse_policy)]

@@ -524,12 +524,7 @@ const QUIET_NODE_CAP: u32 = 2000;
 pub(crate) fn is_quiet(pos: &mut Position) -> bool {
     let stand = engine::evaluate(pos);
     let mut budget = QUIET_NODE_CAP;
-    qsearch(
-        pos,
-        -engine::search::INFINITE,
-        engine::search::INFINITE,
-        &mut budget,
-    ) == Some(stand)
+    qsearch(pos, -engine::INFINITE, engine::INFINITE, &mut budget) == Some(stand)
 }
 
 /// Fail-hard capture search (stand pat, captures ordered most valuable
@@ -544,7 +539,7 @@ fn qsearch(pos: &mut Position, mut alpha: i32, beta: i32, budget: &mut u32) -> O
     let mut captures: Vec<Move> = pos.legal_captures().iter().copied().collect();
     let value = |pos: &Position, m: Move| {
         pos.piece_at(m.to())
-            .map_or(0, |p| engine::eval::PIECE_VALUE[p.kind().index()])
+            .map_or(0, |p| engine::PIECE_VALUE[p.kind().index()])
     };
     captures.sort_by_key(|&m| -value(pos, m));
     for m in captures {

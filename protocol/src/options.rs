@@ -138,9 +138,9 @@ const SPECS: &[Spec] = &[
         uci: Some("Hash"),
         uci_only: false,
         kind: Kind::Spin {
-            default: 16,
+            default: engine::DEFAULT_HASH_MB as u64,
             min: 1,
-            max: 65536,
+            max: engine::MAX_HASH_MB as u64,
         },
     },
     Spec {
@@ -217,7 +217,7 @@ const SPECS: &[Spec] = &[
 pub const VARIANT: &str = "xiangqi";
 
 /// The `bookfiles` default: the book compiled into the binary.
-pub const DEFAULT_BOOK: &str = "<builtin>";
+pub const DEFAULT_BOOK: &str = book::BUILTIN_SPEC;
 
 /// The `evalfile` default: the network compiled into the binary.
 pub const DEFAULT_NETWORK: &str = "<builtin>";
@@ -295,7 +295,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Options {
         Options {
-            hash_mb: 16,
+            hash_mb: engine::DEFAULT_HASH_MB,
             threads: 1,
             usemillisec: true,
             ponder: false,

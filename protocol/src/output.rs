@@ -94,12 +94,6 @@ pub fn score_value(score: Score) -> i32 {
     }
 }
 
-/// A score as the engine stores it in its table (mates as
-/// `±(MATE − plies)`), on the protocol scale of [`score_value`].
-pub fn table_score(raw: i32) -> i32 {
-    score_value(Score::from_raw(raw))
-}
-
 /// UCI's `score …` words: `cp <s>` or `mate <moves>` (positive when the
 /// side to move mates).
 pub fn uci_score(score: Score) -> String {
@@ -377,9 +371,10 @@ mod tests {
         assert_eq!(score_value(Score::Mate(-4)), -9996);
         assert_eq!(score_value(Score::Mate(0)), -10000);
         assert_eq!(score_value(Score::Mate(5000)), 9001);
-        assert_eq!(table_score(engine::search::MATE - 3), 9997);
-        assert_eq!(table_score(-engine::search::MATE + 2), -9998);
-        assert_eq!(table_score(-41), -41);
+        // The printing half of the former `table_score` test; the engine
+        // decodes raw table scores (`engine::score` tests).
+        assert_eq!(score_value(Score::Mate(-2)), -9998);
+        assert_eq!(score_value(Score::Cp(-41)), -41);
         assert_eq!(uci_score(Score::Cp(-7)), "cp -7");
         assert_eq!(uci_score(Score::Mate(1)), "mate 1");
         assert_eq!(uci_score(Score::Mate(3)), "mate 2");

@@ -618,10 +618,10 @@ impl Session {
                 line.push_str(&format!(" bestmove {}", notation.show(m)));
             }
             if let Some((v, d)) = found.lower {
-                line.push_str(&format!(" lowerbound {} depth {d}", output::table_score(v)));
+                line.push_str(&format!(" lowerbound {} depth {d}", output::score_value(v)));
             }
             if let Some((v, d)) = found.upper {
-                line.push_str(&format!(" upperbound {} depth {d}", output::table_score(v)));
+                line.push_str(&format!(" upperbound {} depth {d}", output::score_value(v)));
             }
         }
         self.out.line(&line);
@@ -790,7 +790,7 @@ impl Session {
             depth: match go.depth {
                 // The engine's ply stack bounds the depth it can reach.
                 Some(Depth::Plies(d)) => {
-                    Some(d.min(u32::try_from(engine::search::MAX_PLY - 1).unwrap_or(d)))
+                    Some(d.min(u32::try_from(engine::MAX_PLY - 1).unwrap_or(d)))
                 }
                 _ => None,
             },

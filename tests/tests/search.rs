@@ -313,8 +313,8 @@ fn probe_reports_what_the_search_stored() {
         panic!("no mate from the start")
     };
     // The last iteration's exact root score, at its depth.
-    assert_eq!(probe.lower, Some((cp, 5)));
-    assert_eq!(probe.upper, Some((cp, 5)));
+    assert_eq!(probe.lower, Some((Score::Cp(cp), 5)));
+    assert_eq!(probe.upper, Some((Score::Cp(cp), 5)));
     e.new_game();
     assert_eq!(e.probe(&start), None);
 }
@@ -370,7 +370,7 @@ fn hash_resize_refuses_impossible_sizes_and_keeps_the_table() {
     e.start(pos(board::START_FEN), depth(5), Box::new(|_| {}));
     e.wait();
     let stored = e.probe(&pos(board::START_FEN)).expect("root stored");
-    for bad in [0, engine::tt::MAX_MB + 1, usize::MAX] {
+    for bad in [0, engine::MAX_HASH_MB + 1, usize::MAX] {
         assert!(e.set_hash_mb(bad).is_err(), "{bad}");
         assert_eq!(e.hash_mb(), 16);
     }

@@ -17,7 +17,7 @@ fn material(pos: &Position) -> i32 {
             .iter()
             .map(|&k| {
                 let n = i32::try_from(pos.pieces(c, k).count()).unwrap_or(0);
-                n * engine::eval::PIECE_VALUE[k.index()]
+                n * engine::PIECE_VALUE[k.index()]
             })
             .sum()
     };
