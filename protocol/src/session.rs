@@ -4,7 +4,8 @@
 //!
 //! It runs on its own thread, fed by the reader over a channel. While idle
 //! it handles commands in arrival order. While a search runs (on the
-//! engine's worker) it polls the channel and the search: `isready`, `stop`,
+//! engine's worker) it waits in one `select!` for the next input line or
+//! the end of the search, whichever comes first: `isready`, `stop`,
 //! `ponderhit`, `probe`, `quit` and EOF act at once, every other line is
 //! queued until the final line (`docs/ucci.md` §9 c; in batch mode nearly
 //! everything waits). Exactly one final line is printed per `go`: it is
@@ -19,7 +20,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use board::{Color, Move, Outcome, Position, Reason};
-use crossbeam_channel::{Receiver, RecvTimeoutError};
+use crossbeam_channel::{Receiver, TryRecvError, never, select_biased};
 use engine::{Clock, Engine, Event, Favoured, Limits, SearchHandle, SearchResult};
 
 use crate::command::{
@@ -38,10 +39,6 @@ pub enum Input {
     Eof,
 }
 
-/// How often the controller looks at a running search when no input
-/// arrives. Short enough to add no noticeable latency to the final line.
-const POLL: Duration = Duration::from_millis(1);
-
 /// `currmove` lines start after this long (or at once in debug mode).
 const CURRMOVE_AFTER: Duration = Duration::from_secs(3);
 
@@ -49,6 +46,8 @@ const CURRMOVE_AFTER: Duration = Duration::from_secs(3);
 /// final line.
 struct Running {
     handle: SearchHandle,
+    /// Disconnects when the worker has finished ([`Engine::finished`]).
+    finished: Receiver<()>,
     /// The searched position.
     pos: Position,
     /// The moves the search may play (legal, unbanned, in `searchmoves`).
@@ -72,14 +71,32 @@ impl Running {
     fn holds(&self) -> bool {
         self.pondering || self.infinite
     }
+
+    /// Whether the worker has finished (its result can be collected
+    /// without waiting).
+    fn worker_done(&self) -> bool {
+        self.finished.try_recv() == Err(TryRecvError::Disconnected)
+    }
+
+    /// What to wait on for the worker's end: its channel until the result
+    /// is collected, then nothing (a disconnected channel is always ready).
+    fn worker_end(&self) -> Receiver<()> {
+        if self.result.is_none() {
+            self.finished.clone()
+        } else {
+            never()
+        }
+    }
 }
 
-/// A `go perft` counting on its own thread. The thread returns the text
+/// A `go perft` counting on its own thread. The thread sends the text
 /// (`None` when stopped) and the session prints it when it collects the
-/// thread, so output stays in the session's order.
+/// job, so output stays in the session's order.
 struct PerftJob {
     stop: Arc<AtomicBool>,
-    thread: JoinHandle<Option<String>>,
+    /// The count's text; disconnected without one if the thread panicked.
+    result: Receiver<Option<String>>,
+    thread: JoinHandle<()>,
 }
 
 /// The memory the system could still give us, in MB, where the system
@@ -150,22 +167,33 @@ impl Session {
 
     /// Runs until `quit` or end of input.
     pub fn run(mut self, input: &Receiver<Input>) {
+        // The reader sends `Eof` before it goes, so once the channel is
+        // disconnected the end of input has been handled (or queued)
+        // already, and a running job is waited for alone.
+        let mut input_open = true;
         loop {
             let flow = if self.search.is_some() || self.perft.is_some() {
-                match input.recv_timeout(POLL) {
-                    Ok(item) if self.search.is_some() => self.during_search(item),
-                    Ok(item) => self.during_perft(item),
-                    Err(RecvTimeoutError::Timeout) => {
-                        self.poll_search();
-                        self.poll_perft();
+                let lines = if input_open { input.clone() } else { never() };
+                let search_end = self.search.as_ref().map_or_else(never, Running::worker_end);
+                let perft_end = self.perft.as_ref().map_or_else(never, |j| j.result.clone());
+                // Biased, input first: a line that arrived before the end
+                // of the job was noticed is still handled as during it
+                // (a `stop` then answers with the job's own final line).
+                select_biased! {
+                    recv(lines) -> item => match item {
+                        Ok(item) if self.search.is_some() => self.during_search(item),
+                        Ok(item) => self.during_perft(item),
+                        Err(_) => {
+                            input_open = false;
+                            Flow::Continue
+                        }
+                    },
+                    recv(search_end) -> _ => {
+                        self.collect_search();
                         Flow::Continue
                     }
-                    // The reader sends `Eof` before it goes, so the end of
-                    // input has been handled (or queued) already.
-                    Err(RecvTimeoutError::Disconnected) => {
-                        std::thread::sleep(POLL);
-                        self.poll_search();
-                        self.poll_perft();
+                    recv(perft_end) -> result => {
+                        self.finish_perft(result.ok());
                         Flow::Continue
                     }
                 }
@@ -245,37 +273,38 @@ impl Session {
         Flow::Continue
     }
 
-    /// Prints the `go perft` result once its thread has finished.
-    fn poll_perft(&mut self) {
-        if self
-            .perft
-            .as_ref()
-            .is_some_and(|job| job.thread.is_finished())
-        {
-            self.stop_perft();
-        }
-    }
-
     /// Stops the `go perft` thread, waits for it and prints what it
     /// counted (or that it was stopped).
     fn stop_perft(&mut self) {
-        if let Some(job) = self.perft.take() {
+        if let Some(job) = &self.perft {
             job.stop.store(true, Ordering::Relaxed);
-            match job.thread.join() {
-                Ok(Some(text)) => self.out.line(&text),
-                Ok(None) => self.diag("perft stopped"),
-                Err(_) => self.diag("perft failed"),
-            }
+            let result = job.result.recv().ok();
+            self.finish_perft(result);
         }
     }
 
-    /// Collects the worker's result when it has finished, and prints the
+    /// Prints what the `go perft` thread sent (`None`: it sent nothing,
+    /// having panicked) and collects the thread.
+    fn finish_perft(&mut self, result: Option<Option<String>>) {
+        let Some(job) = self.perft.take() else {
+            return;
+        };
+        // The thread has sent (or died): this join returns at once.
+        let _ = job.thread.join();
+        match result {
+            Some(Some(text)) => self.out.line(&text),
+            Some(None) => self.diag("perft stopped"),
+            None => self.diag("perft failed"),
+        }
+    }
+
+    /// Collects the worker's result once it has finished, and prints the
     /// final line unless it must be held.
-    fn poll_search(&mut self) {
+    fn collect_search(&mut self) {
         let Some(run) = self.search.as_mut() else {
             return;
         };
-        if run.result.is_none() && !run.handle.is_running() {
+        if run.result.is_none() && run.worker_done() {
             run.result = Some(self.engine.wait());
         }
         if run.result.is_some() && !run.holds() {
@@ -309,7 +338,7 @@ impl Session {
         run.handle.ponderhit();
         run.pondering = false;
         run.draw_offered |= draw;
-        self.poll_search();
+        self.collect_search();
     }
 
     /// Prints the final line of the running search and returns to idle.
@@ -637,7 +666,8 @@ impl Session {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&stop);
         let notation = self.notation();
-        let thread = std::thread::spawn(move || {
+        let (sender, result) = crossbeam_channel::bounded(1);
+        let mut count = move || {
             let divide = pos.divide_until(depth, &|| flag.load(Ordering::Relaxed))?;
             let mut text = String::new();
             let total = if depth == 0 {
@@ -651,8 +681,16 @@ impl Session {
             };
             text.push_str(&format!("Nodes searched: {total}"));
             Some(text)
+        };
+        let thread = std::thread::spawn(move || {
+            // The session holds the receiver until it has this.
+            let _ = sender.send(count());
         });
-        self.perft = Some(PerftJob { stop, thread });
+        self.perft = Some(PerftJob {
+            stop,
+            result,
+            thread,
+        });
     }
 
     fn bench(&self) {
@@ -819,6 +857,7 @@ impl Session {
         self.engine.start(pos.clone(), limits, callback);
         self.search = Some(Running {
             handle: self.engine.handle(),
+            finished: self.engine.finished(),
             pos,
             allowed,
             pondering: go.ponder,
