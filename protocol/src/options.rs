@@ -258,8 +258,6 @@ pub struct Options {
     pub threads: usize,
     /// UCCI clock values in milliseconds (true) or seconds (false).
     pub usemillisec: bool,
-    /// The GUI may ponder (informs time allocation only).
-    pub ponder: bool,
     /// Use the opening book in clock-limited searches.
     pub usebook: bool,
     /// The book specification: `<builtin>`, empty/`<empty>`, or paths.
@@ -298,7 +296,6 @@ impl Default for Options {
             hash_mb: 16,
             threads: 1,
             usemillisec: true,
-            ponder: false,
             usebook: true,
             bookfiles: DEFAULT_BOOK.to_string(),
             bookdepth: 40,
@@ -424,7 +421,6 @@ impl Options {
                 };
                 match spec.id {
                     Id::UseMillisec => self.usemillisec = on,
-                    Id::Ponder => self.ponder = on,
                     Id::UseBook => self.usebook = on,
                     Id::Batch => self.batch = on,
                     Id::Debug => self.debug = on,
@@ -433,6 +429,10 @@ impl Options {
                         self.use_nnue = on;
                         applied.action = Some(Action::UseNetwork);
                     }
+                    // `ponder` among them: accepted and checked, but it
+                    // changes nothing, since the engine ponders only when
+                    // told `go ponder` and its time allocation does not
+                    // plan for pondering.
                     _ => {}
                 }
             }
