@@ -464,55 +464,76 @@ impl Options {
                 }
             }
             Kind::Spin { default, min, max } => {
-                let Some(raw) = value.and_then(read_spin) else {
-                    applied.diagnostics.push(format!(
-                        "option {}: '{}' is not a whole number; ignored",
-                        spec.ucci,
-                        quote(value.unwrap_or_default())
-                    ));
-                    return applied;
-                };
-                if spec.id == Id::Threads && !(i128::from(min)..=i128::from(max)).contains(&raw) {
-                    applied.diagnostics.push(format!(
-                        "option {}: {} is outside {min}..{max}; keeping {}",
-                        spec.ucci,
-                        quote(value.unwrap_or_default()),
-                        self.threads
-                    ));
-                    return applied;
-                }
-                let n = if raw == 0 && zero_is_default && spec.id == Id::Hash {
-                    default
-                } else {
-                    let clamped = raw.clamp(i128::from(min), i128::from(max));
-                    if clamped != raw {
-                        applied.diagnostics.push(format!(
-                            "option {}: {} is outside {min}..{max}, using {clamped}",
-                            spec.ucci,
-                            quote(value.unwrap_or_default())
-                        ));
-                    }
-                    u64::try_from(clamped).unwrap_or(default)
-                };
-                let n_usize = usize::try_from(n).unwrap_or(usize::MAX);
-                match spec.id {
-                    Id::Hash => {
-                        self.hash_mb = n_usize;
-                        applied.action = Some(Action::ResizeHash(n_usize));
-                    }
-                    Id::Threads => {
-                        self.threads = n_usize;
-                        applied.action = Some(Action::SetThreads(n_usize));
-                    }
-                    Id::MultiPv => self.multipv = n_usize,
-                    Id::MoveOverhead => self.move_overhead_ms = n,
-                    Id::BookDepth => self.bookdepth = u32::try_from(n).unwrap_or(u32::MAX),
-                    Id::BookVariety => self.bookvariety = u32::try_from(n).unwrap_or(u32::MAX),
-                    _ => {}
-                }
+                self.set_spin(
+                    spec,
+                    value,
+                    (default, min, max),
+                    zero_is_default,
+                    &mut applied,
+                );
             }
         }
         applied
+    }
+
+    /// The spin branch of [`Options::set`]: reads `value` as a whole
+    /// number, refuses or clamps it to `min..=max` (a 0 hash size means
+    /// the default where the dialect or name says so), stores it and adds
+    /// the action it needs to `applied`.
+    fn set_spin(
+        &mut self,
+        spec: &Spec,
+        value: Option<&str>,
+        (default, min, max): (u64, u64, u64),
+        zero_is_default: bool,
+        applied: &mut Applied,
+    ) {
+        let Some(raw) = value.and_then(read_spin) else {
+            applied.diagnostics.push(format!(
+                "option {}: '{}' is not a whole number; ignored",
+                spec.ucci,
+                quote(value.unwrap_or_default())
+            ));
+            return;
+        };
+        if spec.id == Id::Threads && !(i128::from(min)..=i128::from(max)).contains(&raw) {
+            applied.diagnostics.push(format!(
+                "option {}: {} is outside {min}..{max}; keeping {}",
+                spec.ucci,
+                quote(value.unwrap_or_default()),
+                self.threads
+            ));
+            return;
+        }
+        let n = if raw == 0 && zero_is_default && spec.id == Id::Hash {
+            default
+        } else {
+            let clamped = raw.clamp(i128::from(min), i128::from(max));
+            if clamped != raw {
+                applied.diagnostics.push(format!(
+                    "option {}: {} is outside {min}..{max}, using {clamped}",
+                    spec.ucci,
+                    quote(value.unwrap_or_default())
+                ));
+            }
+            u64::try_from(clamped).unwrap_or(default)
+        };
+        let n_usize = usize::try_from(n).unwrap_or(usize::MAX);
+        match spec.id {
+            Id::Hash => {
+                self.hash_mb = n_usize;
+                applied.action = Some(Action::ResizeHash(n_usize));
+            }
+            Id::Threads => {
+                self.threads = n_usize;
+                applied.action = Some(Action::SetThreads(n_usize));
+            }
+            Id::MultiPv => self.multipv = n_usize,
+            Id::MoveOverhead => self.move_overhead_ms = n,
+            Id::BookDepth => self.bookdepth = u32::try_from(n).unwrap_or(u32::MAX),
+            Id::BookVariety => self.bookvariety = u32::try_from(n).unwrap_or(u32::MAX),
+            _ => {}
+        }
     }
 }
 
