@@ -7,7 +7,7 @@
 //! * [`EleeyeBook`]: ElephantEye's `BOOK.DAT`, read-only.
 //! * [`BookSet`]: the books an engine consults, opened from a `;`-separated
 //!   list (or the built-in default book), and the weighted-random choice
-//!   of a move.
+//!   of a move, with the random state that varies it from game to game.
 //! * [`notation`] and [`pgn`]: reading game records (PGN with Chinese, WXF
 //!   or ICCS moves), and [`builder`]: turning them into a book.
 //!
@@ -107,10 +107,14 @@ pub struct BookChoice {
     pub candidates: Vec<(Move, u32)>,
 }
 
-/// The books an engine consults, in order.
+/// The books an engine consults, in order, and the random state of its
+/// picks ([`BookSet::pick`]).
 #[derive(Debug, Default)]
 pub struct BookSet {
     books: Vec<AnyBook>,
+    /// Stepped before each pick; seeded from the clock when the set is
+    /// made, so that an engine varies its openings from run to run.
+    rng: u64,
 }
 
 impl BookSet {
@@ -148,12 +152,23 @@ impl BookSet {
                 Err(e) => failed.push(e),
             }
         }
-        (BookSet { books }, failed)
+        (BookSet::from_books(books), failed)
     }
 
     /// A set of already opened books, consulted in this order.
     pub fn from_books(books: Vec<AnyBook>) -> BookSet {
-        BookSet { books }
+        BookSet {
+            books,
+            rng: clock_seed(),
+        }
+    }
+
+    /// The same set with its random state set to `seed`, so that its
+    /// picks repeat.
+    #[must_use]
+    pub fn with_seed(mut self, seed: u64) -> BookSet {
+        self.rng = seed;
+        self
     }
 
     /// The books, in order.
@@ -199,6 +214,26 @@ impl BookSet {
         let mv = pick(&candidates, variety, rng_seed)?;
         Some(BookChoice { mv, candidates })
     }
+
+    /// [`BookSet::choose`] with the set's own random state, stepped first
+    /// (a 64-bit LCG), so that each game's choice is drawn anew.
+    pub fn pick(&mut self, pos: &Position, variety: u32) -> Option<BookChoice> {
+        self.rng = self
+            .rng
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        self.choose(pos, variety, self.rng)
+    }
+}
+
+/// A seed from the system clock's nanoseconds (a fixed one should the
+/// clock stand before 1970).
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0x9e37_79b9, |d| {
+            u64::try_from(d.as_nanos() & u128::from(u64::MAX)).unwrap_or(0)
+        })
 }
 
 /// Whether playing `mv` in `pos` gives a position seen earlier in the game.

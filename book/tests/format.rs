@@ -299,6 +299,30 @@ fn open_reports_missing_files_and_reads_specs() {
 }
 
 #[test]
+fn pick_steps_its_own_random_state() {
+    let pos = Position::startpos();
+    let picks = |seed: u64| {
+        let mut set = set_with(&[("h2e2", 2), ("c3c4", 1), ("g0e2", 1)]).with_seed(seed);
+        (0..64)
+            .map(|_| set.pick(&pos, 100).unwrap().mv)
+            .collect::<Vec<_>>()
+    };
+    // The same seed repeats the same picks; the picks vary from one to the
+    // next, as the choices of successive games do.
+    assert_eq!(picks(5), picks(5));
+    let seq = picks(5);
+    assert!(seq.iter().any(|&m| m != seq[0]));
+    // Each pick is `choose` with the stepped state.
+    let mut set = set_with(&[("h2e2", 2), ("c3c4", 1)]).with_seed(5);
+    let stepped = 5u64
+        .wrapping_mul(6_364_136_223_846_793_005)
+        .wrapping_add(1_442_695_040_888_963_407);
+    assert_eq!(set.pick(&pos, 100), set.choose(&pos, 100, stepped));
+    // No book, no pick.
+    assert_eq!(BookSet::default().pick(&pos, 100), None);
+}
+
+#[test]
 fn variety_shapes_the_choice() {
     let set = BookSet::from_books(vec![AnyBook::Chariot(start_book(&[
         ("h2e2", 2),

@@ -333,6 +333,8 @@ pub struct Engine {
     searching: bool,
     /// The network that evaluates; `None`: the hand-written evaluation.
     network: Option<Arc<nnue::Network>>,
+    /// Disconnects when the last search started can be collected.
+    finished: crossbeam_channel::Receiver<()>,
 }
 
 impl Default for Engine {
@@ -367,6 +369,8 @@ impl Engine {
             pool,
             searching: false,
             network: nnue::embedded(),
+            // No search yet: a channel already disconnected.
+            finished: crossbeam_channel::bounded(0).1,
         }
     }
 
@@ -489,8 +493,20 @@ impl Engine {
             shared,
             network: self.network.clone(),
         };
-        self.pool.search(task, on_event);
+        let (done, finished) = crossbeam_channel::bounded(0);
+        self.finished = finished;
+        self.pool.search_signalling(task, on_event, Some(done));
         self.searching = true;
+    }
+
+    /// A receiver that disconnects (`recv` returns `Err`) when the search
+    /// last started has ended and [`Engine::wait`] would return at once;
+    /// nothing is ever sent on it. Lets a caller wait for the result and
+    /// for other channels in one `select!` instead of polling. Ready at
+    /// once when no search was started; a later [`Engine::start`] makes a
+    /// new one.
+    pub fn finished(&self) -> crossbeam_channel::Receiver<()> {
+        self.finished.clone()
     }
 
     /// A remote control for the current (and any later) search.

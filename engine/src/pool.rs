@@ -22,6 +22,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use board::Position;
+use crossbeam_channel::Sender;
 
 use crate::nnue::Network;
 use crate::search::{Histories, SearchOptions, SearchThread, TtStats};
@@ -51,12 +52,14 @@ pub(crate) struct Task {
 
 /// What a worker is asked to do next.
 enum Order {
-    /// Search `task`. The main thread gets the event callback and the
-    /// helpers' slots, to stop and collect them.
+    /// Search `task`. The main thread gets the event callback, the
+    /// helpers' slots, to stop and collect them, and the sender whose drop
+    /// tells the owner the result is ready.
     Search {
         task: Arc<Task>,
         on_event: Option<Box<dyn FnMut(Event) + Send>>,
         helpers: Vec<Arc<Slot>>,
+        done: Option<Sender<()>>,
     },
     /// Forget the histories (new game).
     ClearHistories,
@@ -204,6 +207,18 @@ impl Pool {
     /// Starts `task` on every thread; the main thread reports to
     /// `on_event`. The pool must have a thread and no search running.
     pub(crate) fn search(&self, task: Task, on_event: Box<dyn FnMut(Event) + Send>) {
+        self.search_signalling(task, on_event, None);
+    }
+
+    /// [`Pool::search`], and the main thread drops `done` once its outcome
+    /// can be collected with [`Pool::wait`], so that a receiver sees the
+    /// channel disconnect (see [`crate::Engine::finished`]).
+    pub(crate) fn search_signalling(
+        &self,
+        task: Task,
+        on_event: Box<dyn FnMut(Event) + Send>,
+        done: Option<Sender<()>>,
+    ) {
         let task = Arc::new(task);
         let Some((main, helpers)) = self.workers.split_first() else {
             return;
@@ -213,12 +228,14 @@ impl Pool {
                 task: Arc::clone(&task),
                 on_event: None,
                 helpers: Vec::new(),
+                done: None,
             });
         }
         main.slot.give(Order::Search {
             task,
             on_event: Some(on_event),
             helpers: helpers.iter().map(|h| Arc::clone(&h.slot)).collect(),
+            done,
         });
     }
 
@@ -262,6 +279,7 @@ fn work(id: usize, slot: &Slot) {
                 task,
                 on_event,
                 helpers,
+                done,
             } => {
                 let mut on_event = on_event.unwrap_or_else(|| Box::new(|_| {}));
                 // A panicking search (a debug assertion) must not leave the
@@ -279,6 +297,9 @@ fn work(id: usize, slot: &Slot) {
                     own
                 };
                 slot.done(Some(outcome));
+                // Only now, with the outcome in the slot: whoever wakes on
+                // the disconnect finds `wait` returning at once.
+                drop(done);
             }
         }
     }
@@ -414,6 +435,38 @@ mod tests {
     use super::*;
     use crate::Engine;
     use crate::nnue::tests::random_network;
+
+    /// [`Engine::finished`] is ready at once with no search, disconnects
+    /// when a bounded search ends, and stays quiet during an infinite
+    /// search until it is stopped; after it fires, `wait` returns the
+    /// result.
+    #[test]
+    fn finished_disconnects_when_the_result_is_ready() {
+        use crossbeam_channel::RecvTimeoutError::{Disconnected, Timeout};
+        let mut e = Engine::new();
+        let ms = Duration::from_millis;
+        assert_eq!(e.finished().recv_timeout(ms(0)), Err(Disconnected));
+        for threads in [1, 2] {
+            e.set_threads(threads).expect("threads");
+            let depth = Limits {
+                depth: Some(3),
+                ..Limits::default()
+            };
+            e.start(Position::startpos(), depth, Box::new(|_| {}));
+            assert_eq!(e.finished().recv(), Err(crossbeam_channel::RecvError));
+            assert!(e.wait().best.is_some());
+            let infinite = Limits {
+                infinite: true,
+                ..Limits::default()
+            };
+            e.start(Position::startpos(), infinite, Box::new(|_| {}));
+            let finished = e.finished();
+            assert_eq!(finished.recv_timeout(ms(50)), Err(Timeout));
+            e.handle().stop();
+            assert_eq!(finished.recv_timeout(ms(5000)), Err(Disconnected));
+            assert!(e.wait().best.is_some());
+        }
+    }
 
     /// Each thread keeps its own accumulators: several threads evaluating
     /// with a network give a legal move, and one thread gives the same

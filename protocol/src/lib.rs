@@ -6,6 +6,7 @@
 
 pub mod command;
 pub mod fuzzing;
+pub mod limits;
 pub mod notation;
 pub mod options;
 pub mod output;

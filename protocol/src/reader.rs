@@ -18,10 +18,22 @@ use crate::session::Input;
 /// thousand moves.
 pub const MAX_LINE: usize = 1 << 20;
 
+/// What [`read_line`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineRead {
+    /// A whole line, now in the buffer.
+    Line,
+    /// A line longer than the limit: the buffer holds only its start, and
+    /// the rest was skipped.
+    TooLong,
+    /// The end of input; the buffer is empty.
+    End,
+}
+
 /// Reads one line, without its line end, into `buf`, keeping at most
 /// `max` bytes. A line ends at LF, at CRLF or at a bare CR (classic Mac
-/// line ends, which some GUIs still send). Returns `None` at end of
-/// input, else whether the line was longer than `max`.
+/// line ends, which some GUIs still send). Says whether it read a line, a
+/// line longer than `max`, or the end of input.
 ///
 /// `after_cr` carries state between calls: a line that ended at CR sets
 /// it, so that the LF of a CRLF pair, which may arrive only with the next
@@ -36,7 +48,7 @@ pub fn read_line(
     buf: &mut Vec<u8>,
     max: usize,
     after_cr: &mut bool,
-) -> io::Result<Option<bool>> {
+) -> io::Result<LineRead> {
     buf.clear();
     let mut too_long = false;
     let mut any = false;
@@ -47,7 +59,12 @@ pub fn read_line(
             Err(e) => return Err(e),
         };
         if chunk.is_empty() {
-            return Ok(any.then_some(too_long));
+            // Input that ends without a line end still ends its last line.
+            return Ok(if any {
+                line_read(too_long)
+            } else {
+                LineRead::End
+            });
         }
         if std::mem::take(after_cr) && chunk[0] == b'\n' {
             reader.consume(1);
@@ -66,8 +83,16 @@ pub fn read_line(
         reader.consume(used);
         if let Some(byte) = ended_by {
             *after_cr = byte == b'\r';
-            return Ok(Some(too_long));
+            return Ok(line_read(too_long));
         }
+    }
+}
+
+fn line_read(too_long: bool) -> LineRead {
+    if too_long {
+        LineRead::TooLong
+    } else {
+        LineRead::Line
     }
 }
 
@@ -78,11 +103,11 @@ pub fn run(mut reader: impl BufRead, tx: &Sender<Input>) {
     let mut after_cr = false;
     loop {
         let item = match read_line(&mut reader, &mut buf, MAX_LINE, &mut after_cr) {
-            Ok(None) | Err(_) => Input::Eof,
-            Ok(Some(true)) => Input::Line(Err(ParseError::Malformed(format!(
+            Ok(LineRead::End) | Err(_) => Input::Eof,
+            Ok(LineRead::TooLong) => Input::Line(Err(ParseError::Malformed(format!(
                 "line longer than {MAX_LINE} bytes ignored"
             )))),
-            Ok(Some(false)) => Input::Line(String::from_utf8_lossy(&buf).parse::<Command>()),
+            Ok(LineRead::Line) => Input::Line(String::from_utf8_lossy(&buf).parse::<Command>()),
         };
         let eof = matches!(item, Input::Eof);
         if tx.send(item).is_err() || eof {
@@ -102,7 +127,12 @@ mod tests {
         let mut buf = Vec::new();
         let mut after_cr = false;
         let mut out = Vec::new();
-        while let Some(long) = read_line(&mut r, &mut buf, max, &mut after_cr).unwrap() {
+        loop {
+            let long = match read_line(&mut r, &mut buf, max, &mut after_cr).unwrap() {
+                LineRead::End => break,
+                LineRead::TooLong => true,
+                LineRead::Line => false,
+            };
             out.push((buf.clone(), long));
         }
         out
@@ -152,7 +182,7 @@ mod tests {
         let (mut buf, mut after_cr) = (Vec::new(), false);
         assert_eq!(
             read_line(&mut r, &mut buf, 100, &mut after_cr).unwrap(),
-            Some(false)
+            LineRead::Line
         );
         assert_eq!(buf, b"uci");
     }

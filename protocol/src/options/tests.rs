@@ -1,0 +1,184 @@
+use super::*;
+
+#[test]
+fn advertised_lines() {
+    let ucci = advertise(Dialect::Ucci);
+    assert!(ucci.contains(&"option usemillisec type check default true".to_string()));
+    assert!(ucci.contains(&"option hashsize type spin min 1 max 65536 default 16".to_string()));
+    assert!(ucci.contains(&"option newgame type button".to_string()));
+    assert!(ucci.contains(&"option bookfiles type string default <builtin>".to_string()));
+    for name in [
+        "usemillisec",
+        "batch",
+        "debug",
+        "ponder",
+        "usebook",
+        "bookfiles",
+        "hashsize",
+        "threads",
+        "multipv",
+    ] {
+        assert!(
+            ucci.iter()
+                .any(|l| l.starts_with(&format!("option {name} type "))),
+            "{name}"
+        );
+    }
+    let uci = advertise(Dialect::Uci);
+    assert!(uci.contains(&"option name Hash type spin default 16 min 1 max 65536".to_string()));
+    assert!(uci.contains(&"option name Clear Hash type button".to_string()));
+    assert!(uci.contains(&"option name OwnBook type check default true".to_string()));
+    assert!(uci.contains(&"option name MultiPV type spin default 1 min 1 max 128".to_string()));
+    assert!(!uci.iter().any(|l| l.contains("usemillisec")));
+}
+
+#[test]
+fn both_names_in_both_dialects() {
+    for dialect in [Dialect::Ucci, Dialect::Uci] {
+        for name in ["hashsize", "Hash", "HASH"] {
+            let mut o = Options::default();
+            let a = o.set(dialect, name, Some("64"));
+            assert_eq!(
+                a,
+                Applied {
+                    diagnostics: vec![],
+                    action: Some(Action::ResizeHash(64))
+                }
+            );
+            assert_eq!(o.hash_mb, 64);
+        }
+        let mut o = Options::default();
+        assert_eq!(
+            o.set(dialect, "Clear Hash", None).action,
+            Some(Action::NewGame)
+        );
+        assert_eq!(
+            o.set(dialect, "clear", Some("hash")).action,
+            Some(Action::NewGame)
+        );
+        assert_eq!(
+            o.set(dialect, "newgame", Some("whatever")).action,
+            Some(Action::NewGame)
+        );
+        assert_eq!(o.set(dialect, "OwnBook", Some("off")), Applied::default());
+        assert!(!o.usebook);
+        assert_eq!(o.set(dialect, "MultiPV", Some("3")), Applied::default());
+        assert_eq!(o.multipv, 3);
+    }
+}
+
+#[test]
+fn pikafish_options() {
+    let uci = advertise(Dialect::Uci);
+    assert!(
+        uci.contains(&"option name Move Overhead type spin default 10 min 0 max 5000".to_string())
+    );
+    assert!(uci.contains(&"option name UCI_ShowWDL type check default false".to_string()));
+    let ucci = advertise(Dialect::Ucci);
+    assert!(ucci.contains(&"option moveoverhead type spin min 0 max 5000 default 10".to_string()));
+    assert!(
+        !ucci
+            .iter()
+            .any(|l| l.contains("wdl") || l.contains("variant"))
+    );
+    let mut o = Options::default();
+    assert_eq!(
+        u128::from(o.move_overhead_ms),
+        engine::DEFAULT_MOVE_OVERHEAD.as_millis()
+    );
+    assert_eq!(
+        o.set(Dialect::Uci, "move overhead", Some("300")),
+        Applied::default()
+    );
+    assert_eq!(o.move_overhead_ms, 300);
+    assert_eq!(
+        o.set(Dialect::Uci, "Move Overhead", Some("9000"))
+            .diagnostics
+            .len(),
+        1
+    );
+    assert_eq!(o.move_overhead_ms, 5000);
+    assert_eq!(
+        o.set(Dialect::Uci, "UCI_ShowWDL", Some("true")),
+        Applied::default()
+    );
+    assert!(o.show_wdl);
+    assert_eq!(
+        o.set(Dialect::Uci, "UCI_Variant", Some("Xiangqi")),
+        Applied::default()
+    );
+    assert_eq!(o.notation, Notation::Ranks1To10);
+    let a = o.set(Dialect::Uci, "Skill Level", Some("3"));
+    assert_eq!(
+        a.diagnostics,
+        vec!["unknown option: Skill Level".to_string()]
+    );
+}
+
+#[test]
+fn clamping_and_bad_values() {
+    let mut o = Options::default();
+    let a = o.set(Dialect::Uci, "Hash", Some("0"));
+    assert_eq!(a.diagnostics.len(), 1);
+    assert_eq!(a.action, Some(Action::ResizeHash(1)));
+    let a = o.set(Dialect::Uci, "hashsize", Some("0"));
+    assert!(a.diagnostics.is_empty());
+    assert_eq!(a.action, Some(Action::ResizeHash(16)));
+    let a = o.set(
+        Dialect::Ucci,
+        "threads",
+        Some("99999999999999999999999999999999999999999"),
+    );
+    assert_eq!(a.diagnostics.len(), 1);
+    assert_eq!(o.threads, 1);
+    let a = o.set(Dialect::Ucci, "multipv", Some("-4"));
+    assert_eq!(a.diagnostics.len(), 1);
+    assert_eq!(o.multipv, 1);
+    let before = o.clone();
+    let a = o.set(Dialect::Ucci, "hashsize", Some("lots"));
+    assert_eq!((a.diagnostics.len(), a.action), (1, None));
+    let a = o.set(Dialect::Ucci, "usemillisec", None);
+    assert_eq!((a.diagnostics.len(), a.action), (1, None));
+    let a = o.set(Dialect::Ucci, "foo", Some("bar"));
+    assert_eq!(a.diagnostics, vec!["unknown option: foo".to_string()]);
+    assert_eq!(o, before);
+    o.set(Dialect::Ucci, "usemillisec", Some("FALSE"));
+    assert!(!o.usemillisec);
+    let a = o.set(Dialect::Ucci, "bookfiles", Some("a.obk;b.obk"));
+    assert_eq!(a.action, Some(Action::OpenBook("a.obk;b.obk".to_string())));
+    assert_eq!(o.bookfiles, "a.obk;b.obk");
+}
+
+#[test]
+fn bad_thread_counts_are_refused_and_the_old_value_kept() {
+    for dialect in [Dialect::Ucci, Dialect::Uci] {
+        let mut o = Options::default();
+        let a = o.set(dialect, "Threads", Some("4"));
+        assert_eq!(
+            a,
+            Applied {
+                diagnostics: vec![],
+                action: Some(Action::SetThreads(4))
+            }
+        );
+        assert_eq!(o.threads, 4);
+        for bad in ["0", "-1", "-3", "1025", "99999999999", "two", "2.5", ""] {
+            let a = o.set(dialect, "threads", Some(bad));
+            assert_eq!(a.action, None, "{bad}");
+            assert_eq!(a.diagnostics.len(), 1, "{bad}");
+            assert!(a.diagnostics[0].starts_with("option threads: "), "{bad}");
+            assert_eq!(o.threads, 4, "{bad}");
+        }
+        let a = o.set(dialect, "threads", Some("1025"));
+        assert_eq!(
+            a.diagnostics,
+            vec!["option threads: 1025 is outside 1..1024; keeping 4".to_string()]
+        );
+        let a = o.set(dialect, "Threads", Some("1024"));
+        assert_eq!(a.action, Some(Action::SetThreads(1024)));
+    }
+    assert!(
+        advertise(Dialect::Uci)
+            .contains(&"option name Threads type spin default 1 min 1 max 1024".to_string())
+    );
+}

@@ -1,0 +1,229 @@
+//! The commands a session carries out at once, whatever the dialect: the
+//! handshake, options (hash size, threads, books, network), `position` and
+//! `banmoves`, `probe` and `bench`. Each changes or shows the session's
+//! state and returns; `go` and `go perft` start jobs instead
+//! ([`super::go`], [`super::jobs`]).
+
+use std::sync::Arc;
+
+use board::Position;
+
+use super::Session;
+use crate::command::{Base, PositionSpec, quote};
+use crate::notation::Notation;
+use crate::options::{Action, DEFAULT_NETWORK, Dialect};
+use crate::output;
+
+/// The memory the system could still give us, in MB, where the system
+/// says (Linux `MemAvailable`). A table larger than this would not fail to
+/// allocate under overcommit; it would get the process killed while being
+/// cleared, so the session refuses it up front.
+fn available_mb() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
+}
+
+impl Session {
+    pub(super) fn handshake(&mut self, dialect: Dialect) {
+        self.dialect = dialect;
+        let mut lines = vec![
+            format!("id name Chariot {}", env!("CARGO_PKG_VERSION")),
+            format!("id author {}", env!("CARGO_PKG_AUTHORS")),
+        ];
+        lines.extend(crate::options::advertise(dialect));
+        lines.push(match dialect {
+            Dialect::Ucci => "ucciok".to_string(),
+            Dialect::Uci => "uciok".to_string(),
+        });
+        for line in lines {
+            self.out.line(&line);
+        }
+    }
+
+    pub(super) fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let old_hash = self.options.hash_mb;
+        let applied = self.options.set(self.dialect, name, value);
+        for d in &applied.diagnostics {
+            self.diag(d);
+        }
+        match applied.action {
+            None => {}
+            Some(Action::ResizeHash(mb)) => {
+                if let Some(free) =
+                    available_mb().filter(|&free| mb > free.saturating_add(old_hash))
+                {
+                    self.options.hash_mb = old_hash;
+                    self.diag(&format!("hash size {mb} MB refused (about {free} MB of memory free); keeping {old_hash} MB"));
+                } else if let Err(e) = self.engine.set_hash_mb(mb) {
+                    self.options.hash_mb = old_hash;
+                    self.diag(&format!(
+                        "hash size {mb} MB refused ({e}); keeping {old_hash} MB"
+                    ));
+                }
+            }
+            Some(Action::SetThreads(n)) => {
+                if let Err(e) = self.engine.set_threads(n) {
+                    let running = self.engine.threads().max(1);
+                    self.options.threads = running;
+                    self.diag(&format!(
+                        "threads {n} refused ({e}); searching with {running}"
+                    ));
+                }
+            }
+            Some(Action::NewGame) => self.engine.new_game(),
+            Some(Action::OpenBook(spec)) => self.open_books(&spec),
+            Some(Action::LoadNetwork(spec)) => self.load_network(&spec),
+            Some(Action::UseNetwork) => self.choose_evaluation(),
+        }
+    }
+
+    /// Gives the engine the loaded network, or none when `usennue` is off.
+    fn choose_evaluation(&mut self) {
+        let net = self.network.clone().filter(|_| self.options.use_nnue);
+        self.engine.set_network(net);
+    }
+
+    /// Loads the network an `evalfile` value names (`<builtin>` or empty:
+    /// the embedded one). A file that does not load leaves the current
+    /// network playing, and says why.
+    fn load_network(&mut self, spec: &str) {
+        let spec = spec.trim();
+        let loaded = if spec.is_empty() || spec.eq_ignore_ascii_case(DEFAULT_NETWORK) {
+            engine::nnue::embedded().ok_or_else(|| "this build embeds no network".to_string())
+        } else {
+            engine::nnue::Network::load(std::path::Path::new(spec))
+                .map(Arc::new)
+                .map_err(|e| e.to_string())
+        };
+        match loaded {
+            Ok(net) => {
+                self.diag(&format!("evalfile {}: {}", quote(spec), net.describe()));
+                self.options.evalfile = spec.to_string();
+                self.network = Some(net);
+                self.choose_evaluation();
+            }
+            Err(e) => {
+                let current = self.options.evalfile.clone();
+                self.diag(&format!(
+                    "evalfile {}: {e}; keeping {}",
+                    quote(spec),
+                    quote(&current)
+                ));
+            }
+        }
+    }
+    /// Opens the books of a `bookfiles` value: plays from those that open
+    /// and names each that does not, with the whole reason (the OS's words
+    /// are never cut).
+    fn open_books(&mut self, spec: &str) {
+        let (set, failed) = book::BookSet::open_available(spec);
+        let left = match set.books().len() {
+            0 => "playing without a book".to_string(),
+            1 => "using the 1 book that opened".to_string(),
+            n => format!("using the {n} books that opened"),
+        };
+        for e in &failed {
+            self.diag(&format!("{}; {left}", book_failure(e)));
+        }
+        self.book = set;
+    }
+
+    /// Builds the position a `position` or `probe` line describes, reading
+    /// its moves in `notation`.
+    fn build_position(spec: &PositionSpec, notation: Notation) -> Result<Position, String> {
+        let mut pos = match &spec.base {
+            Base::StartPos => Position::startpos(),
+            Base::Fen(fen) => Position::from_fen(fen).map_err(|e| format!("invalid FEN ({e})"))?,
+        };
+        for (i, text) in spec.moves.iter().enumerate() {
+            let m = notation
+                .read(&pos, text)
+                .map_err(|e| format!("move {} of the list: {e}", i + 1))?;
+            pos.make_move(m);
+        }
+        Ok(pos)
+    }
+
+    pub(super) fn set_position(&mut self, spec: &PositionSpec) {
+        self.bans.clear();
+        match Session::build_position(spec, self.notation()) {
+            Ok(pos) => self.position = Some(pos),
+            Err(why) => {
+                self.position = None;
+                self.diag(&format!(
+                    "position rejected: {why}; no valid position until the next position command"
+                ));
+            }
+        }
+    }
+
+    pub(super) fn ban(&mut self, moves: &[String]) {
+        let Some(pos) = &self.position else {
+            self.diag("banmoves rejected: no valid position");
+            return;
+        };
+        let mut bans = Vec::with_capacity(moves.len());
+        for text in moves {
+            match self.notation().read(pos, text) {
+                Ok(m) => bans.push(m),
+                Err(e) => {
+                    self.diag(&format!("banmoves rejected: {e}; ban list unchanged"));
+                    return;
+                }
+            }
+        }
+        self.bans = bans;
+    }
+
+    pub(super) fn probe(&self, spec: Option<&PositionSpec>) {
+        let notation = self.notation();
+        let Some(pos) = spec.and_then(|s| Session::build_position(s, notation).ok()) else {
+            self.out.line("pophash");
+            return;
+        };
+        let mut line = String::from("pophash");
+        if let Some(found) = self.engine.probe(&pos) {
+            if let Some(m) = found.best.filter(|&m| pos.is_legal(m)) {
+                line.push_str(&format!(" bestmove {}", notation.show(m)));
+            }
+            if let Some((v, d)) = found.lower {
+                line.push_str(&format!(" lowerbound {} depth {d}", output::score_value(v)));
+            }
+            if let Some((v, d)) = found.upper {
+                line.push_str(&format!(" upperbound {} depth {d}", output::score_value(v)));
+            }
+        }
+        self.out.line(&line);
+    }
+    pub(super) fn bench(&self) {
+        let opts = engine::bench::BenchOptions::default();
+        let result = self.out.with_writer(|w| engine::bench::run(&opts, w));
+        if let Err(e) = result {
+            self.diag(&format!("bench failed: {e}"));
+        }
+    }
+}
+
+/// Why a book did not open, naming it: the path shortened in the middle
+/// when long (it is the GUI's input, of any length), the reason whole.
+fn book_failure(e: &book::BookError) -> String {
+    use book::BookError;
+    const MAX_PATH: usize = 80;
+    let (path, reason) = match e {
+        BookError::Io { path, source } => (path, source.to_string()),
+        BookError::InFile { path, error } => (path, error.to_string()),
+        other => return format!("book not opened: {other}"),
+    };
+    let path = path.to_string_lossy();
+    let chars: Vec<char> = path.chars().collect();
+    let shown = if chars.len() > MAX_PATH {
+        let head: String = chars[..MAX_PATH / 2].iter().collect();
+        let tail: String = chars[chars.len() - MAX_PATH / 2..].iter().collect();
+        format!("{head}...{tail}")
+    } else {
+        path.into_owned()
+    };
+    format!("book {shown} not opened: {reason}")
+}

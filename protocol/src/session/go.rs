@@ -1,0 +1,183 @@
+//! A `go`: the checks that answer without a search (no position, no legal
+//! or allowed move, depth 0), the moves it may play, the book's proposal,
+//! the engine limits (converted by [`crate::limits`]) and the callback that
+//! prints the search's `info` lines. The running search is then a
+//! [`SearchJob`].
+
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use board::{Color, Move, Outcome, Position, Reason};
+use engine::{Event, Limits};
+
+use super::Session;
+use super::jobs::SearchJob;
+use crate::command::{Depth, GoCommand};
+use crate::limits::{self, ClockOwner};
+use crate::options::Dialect;
+use crate::output;
+
+/// `currmove` lines start after this long (or at once in debug mode).
+const CURRMOVE_AFTER: Duration = Duration::from_secs(3);
+
+impl Session {
+    /// The moves a `go` may play: legal, not banned, and among
+    /// `searchmoves` when those name any legal move.
+    fn allowed_moves(&self, pos: &Position, go: &GoCommand) -> Vec<Move> {
+        let mut allowed: Vec<Move> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| !self.bans.contains(m))
+            .collect();
+        let mut only = Vec::new();
+        for text in &go.searchmoves {
+            match self.notation().read(pos, text) {
+                Ok(m) => only.push(m),
+                Err(e) => self.diag(&format!("searchmoves: {e}; ignored")),
+            }
+        }
+        if !only.is_empty() {
+            allowed.retain(|m| only.contains(m));
+        }
+        allowed
+    }
+
+    pub(super) fn go(&mut self, go: &GoCommand) {
+        for w in &go.warnings {
+            self.diag(w);
+        }
+        let none = output::no_move_line(self.dialect);
+        let Some(pos) = self.position.clone() else {
+            self.diag("no valid position: send a valid position first");
+            self.out.line(none);
+            return;
+        };
+        if let Outcome::Decided { winner, reason } = pos.outcome() {
+            let who = match winner {
+                Some(Color::Red) => "Red wins",
+                Some(Color::Black) => "Black wins",
+                None => "draw",
+            };
+            self.diag(&format!(
+                "game over: {who} by {}",
+                output::reason_text(reason)
+            ));
+        }
+        if !pos.has_legal_move() {
+            if self.dialect == Dialect::Uci {
+                self.out.line("info depth 0 score mate 0");
+            }
+            self.out.line(none);
+            return;
+        }
+        let allowed = self.allowed_moves(&pos, go);
+        if allowed.is_empty() {
+            self.diag("every legal move is banned or excluded");
+            self.out.line(none);
+            return;
+        }
+        if go.depth == Some(Depth::Plies(0)) {
+            self.out.line(&output::depth_zero_line(
+                self.dialect,
+                engine::evaluate(&pos),
+            ));
+            self.out.line(none);
+            return;
+        }
+        let clock = limits::clock(go, pos.side_to_move(), &self.options).map(|(clock, owner)| {
+            if owner == ClockOwner::Other {
+                self.diag("go: no clock for the side to move; using the other side's");
+            }
+            clock
+        });
+        let mut limits = limits::limits(go, &pos, &allowed, clock, &self.options);
+        let book = self.book_move(&pos, &limits, &allowed);
+        if let Some(mv) = book {
+            limits = limits::book_check_limits(limits, mv);
+        }
+        let rules_said = Arc::new(Mutex::new(Vec::new()));
+        let callback = self.event_callback(Arc::clone(&rules_said));
+        let infinite = limits.infinite;
+        self.engine.start(pos.clone(), limits, callback);
+        self.search = Some(SearchJob {
+            handle: self.engine.handle(),
+            finished: self.engine.finished(),
+            pos,
+            allowed,
+            pondering: go.ponder,
+            infinite,
+            draw_offered: go.draw,
+            book,
+            result: None,
+            rules_said,
+        });
+    }
+
+    /// The book's move for a clock-limited search, announced, when the book
+    /// has one ([`limits::consults_book`] says when it is asked).
+    fn book_move(&mut self, pos: &Position, limits: &Limits, allowed: &[Move]) -> Option<Move> {
+        if !limits::consults_book(limits, pos, &self.options) {
+            return None;
+        }
+        let choice = self.book.pick(pos, self.options.bookvariety)?;
+        if !allowed.contains(&choice.mv) {
+            return None;
+        }
+        let list: Vec<String> = choice
+            .candidates
+            .iter()
+            .map(|&(m, w)| format!("{}({w})", self.notation().show(m)))
+            .collect();
+        self.diag(&format!(
+            "book move {} among {}; checking it by search",
+            self.notation().show(choice.mv),
+            list.join(" ")
+        ));
+        Some(choice.mv)
+    }
+
+    /// The callback that prints the search's `info` lines from the worker
+    /// thread.
+    fn event_callback(&self, rules_said: Arc<Mutex<Vec<Reason>>>) -> Box<dyn FnMut(Event) + Send> {
+        let out = self.out.clone();
+        let dialect = self.dialect;
+        let notation = self.notation();
+        let style = output::InfoStyle {
+            dialect,
+            notation,
+            multipv: self.options.multipv,
+            wdl: self.options.show_wdl,
+        };
+        let debug = self.options.debug;
+        let started = Instant::now();
+        Box::new(move |event| match event {
+            Event::Iteration(report) => {
+                let Some(line) = output::report_line(&style, &report) else {
+                    return;
+                };
+                out.line(&line);
+                if let Some(reason) = report.rule {
+                    let mut said = rules_said.lock().unwrap_or_else(PoisonError::into_inner);
+                    if !said.contains(&reason) {
+                        said.push(reason);
+                        out.diagnostic(&format!(
+                            "score from a rule: {}",
+                            output::reason_text(reason)
+                        ));
+                    }
+                }
+                if dialect == Dialect::Ucci {
+                    out.line(&output::time_nodes_line(
+                        report.time.as_millis(),
+                        report.nodes,
+                    ));
+                }
+            }
+            Event::CurrMove { mv, number, .. } => {
+                if debug || started.elapsed() >= CURRMOVE_AFTER {
+                    out.line(&output::currmove_line(dialect, notation, mv, number));
+                }
+            }
+        })
+    }
+}
