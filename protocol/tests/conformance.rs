@@ -695,6 +695,55 @@ fn extra_go_without_limit_is_infinite() {
     bestmove_of(&mut e, None, &[]);
 }
 
+/// A ponder or infinite `go` on a position without a legal move holds its
+/// final line until `stop` or `ponderhit`, as a search's is (`docs/ucci.md`
+/// §6): a GUI that pondered on a mated position and then stops must get
+/// one final line, not one at once and a second for its `stop` (found by
+/// the soak, `tools/refmatch/soak.py`).
+#[test]
+fn extra_ponder_and_infinite_on_a_mated_position_wait() {
+    const MATED: &str = "position fen 9/4nk3/3R5/9/5N3/2p3p2/9/5A3/9/3AK1B2 b - - 0 30 \
+                         moves e8f6 d7d6 f6h5 f5g7 g4f4 g7h9 f8f9 d6d9";
+    let mut e = Engine::ucci();
+    e.send(MATED);
+    e.send("go ponder time 60000 increment 0");
+    let early = e.quiet_for(Duration::from_millis(300));
+    assert!(!early.iter().any(|l| l == "nobestmove"), "{early:?}");
+    e.sync();
+    e.send("stop");
+    assert_eq!(e.final_line(SOON).1, "nobestmove");
+    // Exactly one: the next final line answers the next command.
+    e.send("go depth 3");
+    assert_eq!(e.final_line(SOON).1, "nobestmove");
+    let after = e.quiet_for(Duration::from_millis(200));
+    assert!(!after.iter().any(|l| l == "nobestmove"), "{after:?}");
+
+    let mut e = Engine::uci();
+    e.send(MATED);
+    e.send("go infinite");
+    let early = e.quiet_for(Duration::from_millis(300));
+    assert!(
+        !early.iter().any(|l| l.starts_with("bestmove")),
+        "{early:?}"
+    );
+    e.send("stop");
+    assert_eq!(e.final_line(SOON).1, "bestmove (none)");
+    e.send("go ponder wtime 1000 btime 1000");
+    let early = e.quiet_for(Duration::from_millis(300));
+    assert!(
+        !early.iter().any(|l| l.starts_with("bestmove")),
+        "{early:?}"
+    );
+    e.send("ponderhit");
+    let (before, line, _) = e.final_line(SOON);
+    assert_eq!(line, "bestmove (none)");
+    assert_eq!(
+        before.last().map(String::as_str),
+        Some("info depth 0 score mate 0")
+    );
+    e.assert_protocol_only();
+}
+
 #[test]
 fn extra_fen_errors() {
     for (fen, naming) in [

@@ -64,24 +64,23 @@ impl Session {
             ));
         }
         if !pos.has_legal_move() {
+            let mut lines = Vec::new();
             if self.dialect == Dialect::Uci {
-                self.out.line("info depth 0 score mate 0");
+                lines.push("info depth 0 score mate 0".to_string());
             }
-            self.out.line(none);
+            lines.push(none.to_string());
+            self.answer_without_search(go, pos, lines);
             return;
         }
         let allowed = self.allowed_moves(&pos, go);
         if allowed.is_empty() {
             self.diag("every legal move is banned or excluded");
-            self.out.line(none);
+            self.answer_without_search(go, pos, vec![none.to_string()]);
             return;
         }
         if go.depth == Some(Depth::Plies(0)) {
-            self.out.line(&output::depth_zero_line(
-                self.dialect,
-                engine::evaluate(&pos),
-            ));
-            self.out.line(none);
+            let eval = output::depth_zero_line(self.dialect, engine::evaluate(&pos));
+            self.answer_without_search(go, pos, vec![eval, none.to_string()]);
             return;
         }
         let clock = limits::clock(go, pos.side_to_move(), &self.options).map(|(clock, owner)| {
@@ -100,7 +99,8 @@ impl Session {
         let infinite = limits.infinite;
         self.engine.start(pos.clone(), limits, callback);
         self.search = Some(SearchJob {
-            handle: self.engine.handle(),
+            handle: Some(self.engine.handle()),
+            answer: None,
             finished: self.engine.finished(),
             pos,
             allowed,
@@ -111,6 +111,21 @@ impl Session {
             result: None,
             rules_said,
         });
+    }
+
+    /// Prints the final `lines` of a `go` decided without a search — or,
+    /// for a ponder or infinite `go`, holds them until `stop` or
+    /// `ponderhit`, as a search's final line is held (`docs/ucci.md` §6):
+    /// a GUI that pondered on a mated position and then sends `stop` must
+    /// get one final line, not one at once and another for the `stop`.
+    fn answer_without_search(&mut self, go: &GoCommand, pos: Position, lines: Vec<String>) {
+        if go.ponder || go.infinite || !go.has_limit() {
+            self.search = Some(SearchJob::answered(pos, go.ponder, lines));
+        } else {
+            for line in &lines {
+                self.out.line(line);
+            }
+        }
     }
 
     /// The book's move for a clock-limited search, announced, when the book

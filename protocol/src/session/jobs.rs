@@ -20,7 +20,13 @@ use crate::output;
 /// A search in progress, with what is needed to check and print its
 /// final line.
 pub(super) struct SearchJob {
-    pub(super) handle: SearchHandle,
+    /// The engine's search; `None` when the answer was decided without
+    /// one ([`SearchJob::answered`]).
+    pub(super) handle: Option<SearchHandle>,
+    /// The final lines of a `go` answered without a search (no legal or
+    /// allowed move, `depth 0`), held because the `go` was a ponder or
+    /// infinite one: they wait for `stop` or `ponderhit` like a search's.
+    pub(super) answer: Option<Vec<String>>,
     /// Disconnects when the worker has finished ([`engine::Engine::finished`]).
     pub(super) finished: Receiver<()>,
     /// The searched position.
@@ -42,6 +48,25 @@ pub(super) struct SearchJob {
 }
 
 impl SearchJob {
+    /// A ponder or infinite `go` answered without a search: `lines` are
+    /// printed when `stop` or `ponderhit` comes, as a search's final line
+    /// would be.
+    pub(super) fn answered(pos: Position, pondering: bool, lines: Vec<String>) -> SearchJob {
+        SearchJob {
+            handle: None,
+            answer: Some(lines),
+            finished: never(),
+            pos,
+            allowed: Vec::new(),
+            pondering,
+            infinite: !pondering,
+            draw_offered: false,
+            book: None,
+            result: None,
+            rules_said: Arc::new(Mutex::new(Vec::new())),
+        }
+    }
+
     /// Whether the final line must still wait although the worker ended.
     pub(super) fn holds(&self) -> bool {
         self.pondering || self.infinite
@@ -143,10 +168,10 @@ impl Session {
         let Some(run) = self.search.as_mut() else {
             return;
         };
-        if run.result.is_none() && run.worker_done() {
+        if run.handle.is_some() && run.result.is_none() && run.worker_done() {
             run.result = Some(self.engine.wait());
         }
-        if run.result.is_some() && !run.holds() {
+        if (run.result.is_some() || run.answer.is_some()) && !run.holds() {
             self.finish();
         }
     }
@@ -155,9 +180,11 @@ impl Session {
         let Some(run) = self.search.as_mut() else {
             return;
         };
-        run.handle.stop();
-        if run.result.is_none() {
-            run.result = Some(self.engine.wait());
+        if let Some(handle) = &run.handle {
+            handle.stop();
+            if run.result.is_none() {
+                run.result = Some(self.engine.wait());
+            }
         }
         run.pondering = false;
         run.infinite = false;
@@ -174,7 +201,9 @@ impl Session {
             }
             return;
         }
-        run.handle.ponderhit();
+        if let Some(handle) = &run.handle {
+            handle.ponderhit();
+        }
         run.pondering = false;
         run.draw_offered |= draw;
         self.collect_search();
@@ -185,6 +214,12 @@ impl Session {
         let Some(run) = self.search.take() else {
             return;
         };
+        if let Some(lines) = &run.answer {
+            for line in lines {
+                self.out.line(line);
+            }
+            return;
+        }
         let result = run.result.unwrap_or_else(|| self.engine.wait());
         if self.dialect == Dialect::Ucci {
             self.out.line(&output::time_nodes_line(
