@@ -118,7 +118,8 @@ impl Position {
             by_piece: [[0; 7]; 2],
             file_occ: [0; 9],
             file_occ_by: [[0; 9]; 2],
-            kings: [Square::from_index_panicking(0); 2],
+            // Placeholders: toggling the setup's generals in sets both.
+            kings: [Square::from_bit(0); 2],
             side: setup.side,
             fullmove: setup.fullmove,
             state: State {

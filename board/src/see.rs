@@ -81,7 +81,7 @@ impl Position {
             if set == 0 {
                 continue;
             }
-            let sq = Square::from_index_trusted(set.trailing_zeros());
+            let sq = Square::from_bit(set.trailing_zeros());
             let v = values[kind.index()];
             if best.is_none_or(|(bv, _, _)| v < bv) {
                 best = Some((v, sq, kind));

@@ -118,7 +118,7 @@ impl Position {
             let p = Piece::new(us, kind);
             let mut froms = self.by_piece[us.index()][kind.index()];
             while froms != 0 {
-                let from = Square::from_index_trusted(froms.trailing_zeros());
+                let from = Square::from_bit(froms.trailing_zeros());
                 froms &= froms - 1;
                 let targets = self.pseudo_targets(p, from, occ) & mask;
                 let test_all =
@@ -126,7 +126,7 @@ impl Position {
                 let mut risky = if test_all { targets } else { targets & to_mask };
                 sink.add_all(from, targets & !risky);
                 while risky != 0 {
-                    let to = Square::from_index_trusted(risky.trailing_zeros());
+                    let to = Square::from_bit(risky.trailing_zeros());
                     risky &= risky - 1;
                     if self.king_safe_after(p, from, to) {
                         sink.add(from, to);
@@ -309,7 +309,7 @@ trait MoveSink {
     /// A legal move from `from` to every square of `targets`.
     fn add_all(&mut self, from: Square, mut targets: u128) {
         while targets != 0 {
-            let to = Square::from_index_trusted(targets.trailing_zeros());
+            let to = Square::from_bit(targets.trailing_zeros());
             targets &= targets - 1;
             self.add(from, to);
         }
