@@ -6,6 +6,7 @@
 use std::fmt;
 
 use crate::attacks::{self, Line};
+use crate::bitboard::Bitboard;
 use crate::fen::{FenError, START_FEN, Setup};
 use crate::moves::Move;
 use crate::types::{ByColor, Color, Piece, PieceKind, Square};
@@ -228,20 +229,20 @@ impl Position {
 
     /// The squares of `color`'s pieces of `kind`.
     #[inline]
-    pub fn pieces(&self, color: Color, kind: PieceKind) -> crate::Bitboard {
-        crate::Bitboard(self.by_piece[color.index()][kind.index()])
+    pub fn pieces(&self, color: Color, kind: PieceKind) -> Bitboard {
+        Bitboard(self.by_piece[color.index()][kind.index()])
     }
 
     /// The squares of all `color`'s pieces.
     #[inline]
-    pub fn occupied_by(&self, color: Color) -> crate::Bitboard {
-        crate::Bitboard(self.by_color[color.index()])
+    pub fn occupied_by(&self, color: Color) -> Bitboard {
+        Bitboard(self.by_color[color.index()])
     }
 
     /// Every occupied square.
     #[inline]
-    pub fn occupied(&self) -> crate::Bitboard {
-        crate::Bitboard(self.by_color[0] | self.by_color[1])
+    pub fn occupied(&self) -> Bitboard {
+        Bitboard(self.by_color[0] | self.by_color[1])
     }
 
     /// Where `color`'s general stands.
@@ -347,12 +348,13 @@ impl Position {
         // the other general, so the check test leaves them out).
         let king = self.kings[by.index()];
         let bit = 1u128 << sq.index();
-        let theirs = &self.by_piece[by.index()];
         self.attacked_in(sq, by, occ, file_occ, 1u128 << king.index())
             || attacks::king_moves(king) & bit != 0
-            || crate::Bitboard(theirs[PieceKind::Advisor.index()])
+            || self
+                .pieces(by, PieceKind::Advisor)
                 .any(|a| attacks::advisor_moves(a) & bit != 0)
-            || crate::Bitboard(theirs[PieceKind::Bishop.index()])
+            || self
+                .pieces(by, PieceKind::Bishop)
                 .any(|b| attacks::bishop_moves(b, occ) & bit != 0)
     }
 

@@ -5,6 +5,7 @@
 
 use super::Position;
 use crate::attacks::{self, Line};
+use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveList};
 use crate::types::{Color, Piece, PieceKind, Square};
 
@@ -80,10 +81,10 @@ impl Position {
         let cannons = them[PieceKind::Cannon.index()];
         let mut from_mask = 0;
         let mut to_mask = 0;
-        for sq in crate::Bitboard(second & rooks) {
+        for sq in Bitboard(second & rooks) {
             from_mask |= attacks::between(ksq, sq) & occ;
         }
-        for sq in crate::Bitboard(first & cannons) {
+        for sq in Bitboard(first & cannons) {
             to_mask |= attacks::between(ksq, sq);
         }
         if cannons != 0 {
@@ -92,7 +93,7 @@ impl Position {
             let occ2 = occ & !first;
             let fo2 = fo & !(attacks::file_bits(first, ksq));
             let third = attacks::line_attacks(Line::Cannon, ksq, occ2, fo2);
-            for sq in crate::Bitboard(third & cannons) {
+            for sq in Bitboard(third & cannons) {
                 from_mask |= attacks::between(ksq, sq) & occ;
             }
         }
@@ -116,18 +117,13 @@ impl Position {
         let mask = if captures_only { theirs } else { !0 };
         for kind in PieceKind::ALL {
             let p = Piece::new(us, kind);
-            let mut froms = self.by_piece[us.index()][kind.index()];
-            while froms != 0 {
-                let from = Square::from_bit(froms.trailing_zeros());
-                froms &= froms - 1;
+            for from in Bitboard(self.by_piece[us.index()][kind.index()]) {
                 let targets = self.pseudo_targets(p, from, occ) & mask;
                 let test_all =
                     in_check || kind == PieceKind::King || from_mask >> from.index() & 1 != 0;
-                let mut risky = if test_all { targets } else { targets & to_mask };
+                let risky = if test_all { targets } else { targets & to_mask };
                 sink.add_all(from, targets & !risky);
-                while risky != 0 {
-                    let to = Square::from_bit(risky.trailing_zeros());
-                    risky &= risky - 1;
+                for to in Bitboard(risky) {
                     if self.king_safe_after(p, from, to) {
                         sink.add(from, to);
                     }
@@ -157,14 +153,14 @@ impl Position {
         let mine = &self.by_piece[us.index()];
         let special = from_mask | mine[PieceKind::King.index()];
         let mut n = 0u32;
-        for sq in crate::Bitboard(mine[PieceKind::Rook.index()] & !special) {
+        for sq in Bitboard(mine[PieceKind::Rook.index()] & !special) {
             let (f, r) = (sq.file().index(), sq.rank().index());
             let (rank, file) = attacks::line_masks(Line::Rook, sq, occ, self.file_occ[f] as usize);
             let own_rank = attacks::rank_occupancy(own, r) as u16;
             n += (rank & !own_rank).count_ones()
                 + (file & !self.file_occ_by[us.index()][f]).count_ones();
         }
-        for sq in crate::Bitboard(mine[PieceKind::Cannon.index()] & !special) {
+        for sq in Bitboard(mine[PieceKind::Cannon.index()] & !special) {
             let (f, r) = (sq.file().index(), sq.rank().index());
             let fo = self.file_occ[f] as usize;
             let (rank, file) = attacks::line_masks(Line::Slide, sq, occ, fo);
@@ -175,22 +171,22 @@ impl Position {
                 + (rank_hit & their_rank).count_ones()
                 + (file_hit & self.file_occ_by[(!us).index()][f]).count_ones();
         }
-        for sq in crate::Bitboard(mine[PieceKind::Knight.index()] & !special) {
+        for sq in Bitboard(mine[PieceKind::Knight.index()] & !special) {
             n += (attacks::knight_moves(sq, occ) & !own).count_ones();
         }
-        for sq in crate::Bitboard(mine[PieceKind::Bishop.index()] & !special) {
+        for sq in Bitboard(mine[PieceKind::Bishop.index()] & !special) {
             n += (attacks::bishop_moves(sq, occ) & !own).count_ones();
         }
-        for sq in crate::Bitboard(mine[PieceKind::Advisor.index()] & !special) {
+        for sq in Bitboard(mine[PieceKind::Advisor.index()] & !special) {
             n += (attacks::advisor_moves(sq) & !own).count_ones();
         }
-        for sq in crate::Bitboard(mine[PieceKind::Pawn.index()] & !special) {
+        for sq in Bitboard(mine[PieceKind::Pawn.index()] & !special) {
             n += (attacks::pawn_moves(us, sq) & !own).count_ones();
         }
         let mut rest = MoveCount(n as usize);
-        for sq in crate::Bitboard(own & special) {
+        for sq in Bitboard(own & special) {
             if let Some(p) = self.board[sq.index()] {
-                for to in crate::Bitboard(self.pseudo_targets(p, sq, occ)) {
+                for to in Bitboard(self.pseudo_targets(p, sq, occ)) {
                     if self.king_safe_after(p, sq, to) {
                         rest.add(sq, to);
                     }
@@ -307,10 +303,8 @@ trait MoveSink {
     /// One legal move.
     fn add(&mut self, from: Square, to: Square);
     /// A legal move from `from` to every square of `targets`.
-    fn add_all(&mut self, from: Square, mut targets: u128) {
-        while targets != 0 {
-            let to = Square::from_bit(targets.trailing_zeros());
-            targets &= targets - 1;
+    fn add_all(&mut self, from: Square, targets: u128) {
+        for to in Bitboard(targets) {
             self.add(from, to);
         }
     }
