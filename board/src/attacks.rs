@@ -424,6 +424,20 @@ pub(crate) fn file_bits(set: u128, sq: Square) -> usize {
     m
 }
 
+/// The bits of `occ` on file `file` as a 10-bit mask (bit = rank), taken
+/// one rank at a time without branches (a full file holds ten pieces).
+#[inline]
+pub(crate) fn file_mask(occ: u128, file: usize) -> u16 {
+    let col = occ >> file;
+    let mut m = 0;
+    let mut r = 0;
+    while r < 10 {
+        m |= ((col >> (r * 9)) as u16 & 1) << r;
+        r += 1;
+    }
+    m
+}
+
 /// The diagonal neighbours of `sq` that are the leg of a horse in `horses`
 /// aiming at `sq`: the points whose emptying would let such a horse attack.
 #[inline]

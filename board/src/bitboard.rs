@@ -53,7 +53,7 @@ impl Iterator for Bitboard {
             return None;
         }
         // Bitboards built by this crate never set bits above 89.
-        let sq = Square::from_index_trusted(self.0.trailing_zeros());
+        let sq = Square::from_bit(self.0.trailing_zeros());
         self.0 &= self.0 - 1;
         Some(sq)
     }

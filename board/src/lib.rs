@@ -1,6 +1,7 @@
 //! The xiangqi board: squares and pieces, moves in ICCS coordinates, FEN,
-//! legal move generation, make/unmake with Zobrist keys, perft, and (in
-//! [`rules`]) the judging of game ends. No I/O and no search live here.
+//! legal move generation, make/unmake with Zobrist keys, perft, (in
+//! [`geometry`]) the attack tables for other crates' use, and (in [`rules`])
+//! the judging of game ends. No I/O and no search live here.
 //!
 //! # Vocabulary
 //!
@@ -23,6 +24,7 @@
 mod attacks;
 mod bitboard;
 mod fen;
+pub mod geometry;
 mod moves;
 mod position;
 pub mod rules;

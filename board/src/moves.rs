@@ -63,13 +63,13 @@ impl Move {
     /// Where the piece comes from.
     #[inline]
     pub const fn from(self) -> Square {
-        Square::from_index_trusted((self.0.get() >> 7) as u32)
+        Square::from_bit((self.0.get() >> 7) as u32)
     }
 
     /// Where it goes.
     #[inline]
     pub const fn to(self) -> Square {
-        Square::from_index_trusted((self.0.get() & 0x7f) as u32)
+        Square::from_bit((self.0.get() & 0x7f) as u32)
     }
 
     /// The raw 16-bit value (never 0), for hash tables and books.
@@ -86,10 +86,10 @@ impl Move {
         if v >> 14 != 0 || from >= 90 || to >= 90 || from == to {
             return None;
         }
-        Move::new(
-            Square::from_index_panicking(from),
-            Square::from_index_panicking(to),
-        )
+        match (Square::from_index(from), Square::from_index(to)) {
+            (Some(from), Some(to)) => Move::new(from, to),
+            _ => None,
+        }
     }
 
     /// The left-right mirror image of the move.

@@ -1,14 +1,18 @@
-//! [`Position`]: the checked board, its legal moves, make/unmake with an
+//! [`Position`]: the checked board, attack tests, make/unmake with an
 //! incrementally kept Zobrist key, and the per-ply history that repetition
-//! and move-limit judging read.
+//! and move-limit judging read. Generating and counting the legal moves
+//! lives in the child module `movegen`.
 
 use std::fmt;
 
 use crate::attacks::{self, Line};
+use crate::bitboard::Bitboard;
 use crate::fen::{FenError, START_FEN, Setup};
-use crate::moves::{Move, MoveList};
+use crate::moves::Move;
 use crate::types::{ByColor, Color, Piece, PieceKind, Square};
 use crate::zobrist;
+
+mod movegen;
 
 /// Checks per side after which further checks (and the replies to them) no
 /// longer advance the move-limit counter (`docs/rules.md` §4.4).
@@ -115,7 +119,8 @@ impl Position {
             by_piece: [[0; 7]; 2],
             file_occ: [0; 9],
             file_occ_by: [[0; 9]; 2],
-            kings: [Square::from_index_panicking(0); 2],
+            // Placeholders: toggling the setup's generals in sets both.
+            kings: [Square::from_bit(0); 2],
             side: setup.side,
             fullmove: setup.fullmove,
             state: State {
@@ -224,20 +229,20 @@ impl Position {
 
     /// The squares of `color`'s pieces of `kind`.
     #[inline]
-    pub fn pieces(&self, color: Color, kind: PieceKind) -> crate::Bitboard {
-        crate::Bitboard(self.by_piece[color.index()][kind.index()])
+    pub fn pieces(&self, color: Color, kind: PieceKind) -> Bitboard {
+        Bitboard(self.by_piece[color.index()][kind.index()])
     }
 
     /// The squares of all `color`'s pieces.
     #[inline]
-    pub fn occupied_by(&self, color: Color) -> crate::Bitboard {
-        crate::Bitboard(self.by_color[color.index()])
+    pub fn occupied_by(&self, color: Color) -> Bitboard {
+        Bitboard(self.by_color[color.index()])
     }
 
     /// Every occupied square.
     #[inline]
-    pub fn occupied(&self) -> crate::Bitboard {
-        crate::Bitboard(self.by_color[0] | self.by_color[1])
+    pub fn occupied(&self) -> Bitboard {
+        Bitboard(self.by_color[0] | self.by_color[1])
     }
 
     /// Where `color`'s general stands.
@@ -343,12 +348,13 @@ impl Position {
         // the other general, so the check test leaves them out).
         let king = self.kings[by.index()];
         let bit = 1u128 << sq.index();
-        let theirs = &self.by_piece[by.index()];
         self.attacked_in(sq, by, occ, file_occ, 1u128 << king.index())
             || attacks::king_moves(king) & bit != 0
-            || crate::Bitboard(theirs[PieceKind::Advisor.index()])
+            || self
+                .pieces(by, PieceKind::Advisor)
                 .any(|a| attacks::advisor_moves(a) & bit != 0)
-            || crate::Bitboard(theirs[PieceKind::Bishop.index()])
+            || self
+                .pieces(by, PieceKind::Bishop)
                 .any(|b| attacks::bishop_moves(b, occ) & bit != 0)
     }
 
@@ -380,230 +386,6 @@ impl Position {
             return true;
         }
         attacks::pawn_attackers(by, sq) & theirs[PieceKind::Pawn.index()] & live != 0
-    }
-
-    /// The squares a piece of kind `p` on `from` could move to if there were
-    /// no general to protect (own pieces excluded).
-    #[inline]
-    fn pseudo_targets(&self, p: Piece, from: Square, occ: u128) -> u128 {
-        let own = self.by_color[p.color().index()];
-        let theirs = self.by_color[(!p.color()).index()];
-        let fo = self.file_occ[from.file().index()] as usize;
-        let t = match p.kind() {
-            PieceKind::King => attacks::king_moves(from),
-            PieceKind::Advisor => attacks::advisor_moves(from),
-            PieceKind::Bishop => attacks::bishop_moves(from, occ),
-            PieceKind::Knight => attacks::knight_moves(from, occ),
-            PieceKind::Rook => attacks::line_attacks(Line::Rook, from, occ, fo),
-            PieceKind::Cannon => {
-                attacks::line_attacks(Line::Slide, from, occ, fo)
-                    | (attacks::line_attacks(Line::Cannon, from, occ, fo) & theirs)
-            }
-            PieceKind::Pawn => attacks::pawn_moves(p.color(), from),
-        };
-        t & !own
-    }
-
-    /// Whether moving `p` from `from` to `to` leaves the mover's general safe.
-    #[inline]
-    fn king_safe_after(&self, p: Piece, from: Square, to: Square) -> bool {
-        let us = p.color();
-        let from_bit = 1u128 << from.index();
-        let to_bit = 1u128 << to.index();
-        let occ = ((self.by_color[0] | self.by_color[1]) & !from_bit) | to_bit;
-        let ksq = if p.kind() == PieceKind::King {
-            to
-        } else {
-            self.kings[us.index()]
-        };
-        let kf = ksq.file().index();
-        let mut fo = self.file_occ[kf];
-        if from.file().index() == kf {
-            fo &= !(1 << from.rank().index());
-        }
-        if to.file().index() == kf {
-            fo |= 1 << to.rank().index();
-        }
-        !self.attacked_in(ksq, !us, occ, fo as usize, to_bit)
-    }
-
-    /// The squares a move must touch to need a full king-safety test,
-    /// `(from_mask, to_mask)`. A move of a piece other than the general can
-    /// expose its own general in only three ways, each found by looking
-    /// along the four rays from the general and at its horse-leg points:
-    /// 1. it leaves the ray between the general and an enemy chariot or
-    ///    general of which it is the only blocker (a pin);
-    /// 2. it leaves the ray between the general and an enemy cannon of which
-    ///    it is one of the two screens;
-    /// 3. it lands between the general and an enemy cannon that has no
-    ///    screen yet, becoming one;
-    /// 4. it leaves a horse-leg point behind which an enemy horse waits.
-    ///
-    /// Moves touching neither mask are legal when the general is not in
-    /// check; the rest are tested one by one.
-    #[inline]
-    fn exposure_masks(&self, us: Color) -> (u128, u128) {
-        let them = &self.by_piece[(!us).index()];
-        let ksq = self.kings[us.index()];
-        let occ = self.by_color[0] | self.by_color[1];
-        let fo = self.file_occ[ksq.file().index()] as usize;
-        let first = attacks::line_attacks(Line::Rook, ksq, occ, fo) & occ;
-        let second = attacks::line_attacks(Line::Cannon, ksq, occ, fo);
-        let rooks = them[PieceKind::Rook.index()] | them[PieceKind::King.index()];
-        let cannons = them[PieceKind::Cannon.index()];
-        let mut from_mask = 0;
-        let mut to_mask = 0;
-        for sq in crate::Bitboard(second & rooks) {
-            from_mask |= attacks::between(ksq, sq) & occ;
-        }
-        for sq in crate::Bitboard(first & cannons) {
-            to_mask |= attacks::between(ksq, sq);
-        }
-        if cannons != 0 {
-            // Third pieces along the rays: the second blockers once the
-            // first ones are gone.
-            let occ2 = occ & !first;
-            let fo2 = fo & !(attacks::file_bits(first, ksq));
-            let third = attacks::line_attacks(Line::Cannon, ksq, occ2, fo2);
-            for sq in crate::Bitboard(third & cannons) {
-                from_mask |= attacks::between(ksq, sq) & occ;
-            }
-        }
-        let horses = them[PieceKind::Knight.index()];
-        if horses != 0 {
-            from_mask |= attacks::horse_legs_towards(ksq, horses);
-        }
-        (from_mask, to_mask)
-    }
-
-    /// Feeds the legal moves of the side to move to `sink`; only captures
-    /// when `captures_only`. Moves that cannot expose the general are handed
-    /// over as whole target sets, so a counting sink never iterates them.
-    #[inline]
-    fn generate<S: MoveSink>(&self, captures_only: bool, sink: &mut S) {
-        let us = self.side;
-        let occ = self.by_color[0] | self.by_color[1];
-        let theirs = self.by_color[(!us).index()];
-        let (from_mask, to_mask) = self.exposure_masks(us);
-        let in_check = self.state.in_check;
-        let mask = if captures_only { theirs } else { !0 };
-        for kind in PieceKind::ALL {
-            let p = Piece::new(us, kind);
-            let mut froms = self.by_piece[us.index()][kind.index()];
-            while froms != 0 {
-                let from = Square::from_index_trusted(froms.trailing_zeros());
-                froms &= froms - 1;
-                let targets = self.pseudo_targets(p, from, occ) & mask;
-                let test_all =
-                    in_check || kind == PieceKind::King || from_mask >> from.index() & 1 != 0;
-                let mut risky = if test_all { targets } else { targets & to_mask };
-                sink.add_all(from, targets & !risky);
-                while risky != 0 {
-                    let to = Square::from_index_trusted(risky.trailing_zeros());
-                    risky &= risky - 1;
-                    if self.king_safe_after(p, from, to) {
-                        sink.add(from, to);
-                    }
-                }
-            }
-        }
-    }
-
-    /// The number of legal moves, without listing them (perft's last ply).
-    ///
-    /// When the general is not in check and no enemy cannon lacks only a
-    /// screen, the pieces outside the exposure mask cannot expose the
-    /// general, so their moves are counted whole lines at a time; the rest go
-    /// through the per-move path of move generation. The cross-check tests
-    /// and the perft suite check the two agree.
-    pub fn count_legal_moves(&self) -> usize {
-        let us = self.side;
-        let (from_mask, to_mask) = self.exposure_masks(us);
-        if self.state.in_check || to_mask != 0 {
-            let mut n = MoveCount(0);
-            self.generate(false, &mut n);
-            return n.0;
-        }
-        let occ = self.by_color[0] | self.by_color[1];
-        let own = self.by_color[us.index()];
-        let theirs = self.by_color[(!us).index()];
-        let mine = &self.by_piece[us.index()];
-        let special = from_mask | mine[PieceKind::King.index()];
-        let mut n = 0u32;
-        for sq in crate::Bitboard(mine[PieceKind::Rook.index()] & !special) {
-            let (f, r) = (sq.file().index(), sq.rank().index());
-            let (rank, file) = attacks::line_masks(Line::Rook, sq, occ, self.file_occ[f] as usize);
-            let own_rank = attacks::rank_occupancy(own, r) as u16;
-            n += (rank & !own_rank).count_ones()
-                + (file & !self.file_occ_by[us.index()][f]).count_ones();
-        }
-        for sq in crate::Bitboard(mine[PieceKind::Cannon.index()] & !special) {
-            let (f, r) = (sq.file().index(), sq.rank().index());
-            let fo = self.file_occ[f] as usize;
-            let (rank, file) = attacks::line_masks(Line::Slide, sq, occ, fo);
-            let (rank_hit, file_hit) = attacks::line_masks(Line::Cannon, sq, occ, fo);
-            let their_rank = attacks::rank_occupancy(theirs, r) as u16;
-            n += rank.count_ones()
-                + file.count_ones()
-                + (rank_hit & their_rank).count_ones()
-                + (file_hit & self.file_occ_by[(!us).index()][f]).count_ones();
-        }
-        for sq in crate::Bitboard(mine[PieceKind::Knight.index()] & !special) {
-            n += (attacks::knight_moves(sq, occ) & !own).count_ones();
-        }
-        for sq in crate::Bitboard(mine[PieceKind::Bishop.index()] & !special) {
-            n += (attacks::bishop_moves(sq, occ) & !own).count_ones();
-        }
-        for sq in crate::Bitboard(mine[PieceKind::Advisor.index()] & !special) {
-            n += (attacks::advisor_moves(sq) & !own).count_ones();
-        }
-        for sq in crate::Bitboard(mine[PieceKind::Pawn.index()] & !special) {
-            n += (attacks::pawn_moves(us, sq) & !own).count_ones();
-        }
-        let mut rest = MoveCount(n as usize);
-        for sq in crate::Bitboard(own & special) {
-            if let Some(p) = self.board[sq.index()] {
-                for to in crate::Bitboard(self.pseudo_targets(p, sq, occ)) {
-                    if self.king_safe_after(p, sq, to) {
-                        rest.add(sq, to);
-                    }
-                }
-            }
-        }
-        rest.0
-    }
-
-    /// Every legal move of the side to move.
-    pub fn legal_moves(&self) -> MoveList {
-        let mut list = MoveList::new();
-        self.generate(false, &mut ListSink(&mut list));
-        list
-    }
-
-    /// The legal captures of the side to move (for quiescence search).
-    pub fn legal_captures(&self) -> MoveList {
-        let mut list = MoveList::new();
-        self.generate(true, &mut ListSink(&mut list));
-        list
-    }
-
-    /// Whether the side to move has any legal move.
-    pub fn has_legal_move(&self) -> bool {
-        !self.legal_moves().is_empty()
-    }
-
-    /// Whether `m` is legal here. Works for any move value, so it can vet
-    /// moves from a hash table, a killer slot or a book.
-    pub fn is_legal(&self, m: Move) -> bool {
-        let Some(p) = self.board[m.from().index()] else {
-            return false;
-        };
-        if p.color() != self.side {
-            return false;
-        }
-        let occ = self.by_color[0] | self.by_color[1];
-        self.pseudo_targets(p, m.from(), occ) >> m.to().index() & 1 != 0
-            && self.king_safe_after(p, m.from(), m.to())
     }
 
     /// Whether legal move `m` captures.
@@ -766,113 +548,6 @@ impl Position {
             }
         }
         key
-    }
-
-    /// Counts the leaves of the legal move tree `depth` plies deep. The last
-    /// ply is counted in bulk (moves generated, not made).
-    pub fn perft(&mut self, depth: u32) -> u64 {
-        self.perft_until(depth, &|| false).unwrap_or(0)
-    }
-
-    /// [`Position::perft`] that gives up, returning `None`, once `stop`
-    /// says so; it is asked at every node above the last ply, so a deep
-    /// count can be interrupted within microseconds.
-    pub fn perft_until(&mut self, depth: u32, stop: &impl Fn() -> bool) -> Option<u64> {
-        if depth == 0 {
-            return Some(1);
-        }
-        if depth == 1 {
-            return Some(self.count_legal_moves() as u64);
-        }
-        if stop() {
-            return None;
-        }
-        let mut total = 0;
-        for m in self.legal_moves() {
-            self.make_move(m);
-            let n = self.perft_until(depth - 1, stop);
-            self.unmake_move();
-            total += n?;
-        }
-        Some(total)
-    }
-
-    /// Perft that makes and unmakes every move down to the leaves, for
-    /// measuring make/unmake speed and cross-checking the bulk count.
-    pub fn perft_full(&mut self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        let mut total = 0;
-        for m in self.legal_moves() {
-            self.make_move(m);
-            total += self.perft_full(depth - 1);
-            self.unmake_move();
-        }
-        total
-    }
-
-    /// Perft split by root move, in generation order.
-    pub fn divide(&mut self, depth: u32) -> Vec<(Move, u64)> {
-        self.divide_until(depth, &|| false).unwrap_or_default()
-    }
-
-    /// [`Position::divide`] that gives up like [`Position::perft_until`].
-    pub fn divide_until(
-        &mut self,
-        depth: u32,
-        stop: &impl Fn() -> bool,
-    ) -> Option<Vec<(Move, u64)>> {
-        if depth == 0 {
-            return Some(Vec::new());
-        }
-        let mut out = Vec::new();
-        for m in self.legal_moves() {
-            self.make_move(m);
-            let n = self.perft_until(depth - 1, stop);
-            self.unmake_move();
-            out.push((m, n?));
-        }
-        Some(out)
-    }
-}
-
-/// Where move generation delivers legal moves.
-trait MoveSink {
-    /// One legal move.
-    fn add(&mut self, from: Square, to: Square);
-    /// A legal move from `from` to every square of `targets`.
-    fn add_all(&mut self, from: Square, mut targets: u128) {
-        while targets != 0 {
-            let to = Square::from_index_trusted(targets.trailing_zeros());
-            targets &= targets - 1;
-            self.add(from, to);
-        }
-    }
-}
-
-/// Collects the moves.
-struct ListSink<'a>(&'a mut MoveList);
-
-impl MoveSink for ListSink<'_> {
-    #[inline]
-    fn add(&mut self, from: Square, to: Square) {
-        // The list holds MAX_MOVES, more than any position has.
-        self.0.push(Move::new_unchecked_distinct(from, to));
-    }
-}
-
-/// Only counts them.
-struct MoveCount(usize);
-
-impl MoveSink for MoveCount {
-    #[inline]
-    fn add(&mut self, _from: Square, _to: Square) {
-        self.0 += 1;
-    }
-    #[inline]
-    fn add_all(&mut self, _from: Square, targets: u128) {
-        self.0 += targets.count_ones() as usize;
     }
 }
 

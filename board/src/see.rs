@@ -14,7 +14,7 @@
 //! moves and measures how rarely that matters.
 
 use crate::attacks::{self, Line};
-use crate::{Color, Move, PieceKind, Position, Square};
+use crate::{Bitboard, Color, Move, PieceKind, Position, Square};
 
 /// The longest exchange followed (32 pieces cannot make more captures).
 const MAX_EXCHANGE: usize = 34;
@@ -77,11 +77,9 @@ impl Position {
             if kind == PieceKind::King {
                 continue;
             }
-            let set = self.attackers_of_kind(to, side, kind, occ);
-            if set == 0 {
+            let Some(sq) = Bitboard(self.attackers_of_kind(to, side, kind, occ)).next() else {
                 continue;
-            }
-            let sq = Square::from_index_trusted(set.trailing_zeros());
+            };
             let v = values[kind.index()];
             if best.is_none_or(|(bv, _, _)| v < bv) {
                 best = Some((v, sq, kind));
@@ -113,10 +111,10 @@ impl Position {
             PieceKind::Pawn => attacks::pawn_attackers(side, to) & own,
             // At most two each: ask every one (their tables hold only the
             // squares they can stand on).
-            PieceKind::Advisor => crate::Bitboard(own)
+            PieceKind::Advisor => Bitboard(own)
                 .filter(|&a| attacks::advisor_moves(a) & target != 0)
                 .fold(0, |s, a| s | bit(a)),
-            PieceKind::Bishop => crate::Bitboard(own)
+            PieceKind::Bishop => Bitboard(own)
                 .filter(|&b| attacks::bishop_moves(b, occ) & target != 0)
                 .fold(0, |s, b| s | bit(b)),
             PieceKind::King => attacks::king_moves(to) & own,

@@ -346,17 +346,6 @@ impl Square {
         if i < 90 { Some(Square(i as u8)) } else { None }
     }
 
-    /// The square with index `i`.
-    ///
-    /// # Panics
-    /// If `i >= 90`.
-    #[inline]
-    #[track_caller]
-    pub const fn from_index_panicking(i: usize) -> Square {
-        assert!(i < 90, "square index out of range");
-        Square(i as u8)
-    }
-
     /// The square at file index `file` (0–8) and rank index `rank` (0–9),
     /// if both are on the board.
     #[inline]
@@ -368,11 +357,11 @@ impl Square {
         }
     }
 
-    /// The square with index `i`, for callers whose `i` comes from a set
-    /// bit of a board-sized bitboard or a decoded move (always below 90).
-    /// Debug builds check it; release builds skip the test on hot paths.
+    /// The square of bit `i` of a board-sized bitboard (or of a field of a
+    /// decoded move): always below 90, which debug builds check and release
+    /// builds trust on hot paths.
     #[inline]
-    pub(crate) const fn from_index_trusted(i: u32) -> Square {
+    pub(crate) const fn from_bit(i: u32) -> Square {
         debug_assert!(i < 90);
         Square(i as u8)
     }

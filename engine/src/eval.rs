@@ -12,14 +12,16 @@
 //!
 //! Everything is recomputed from the board: with at most 32 pieces a full
 //! pass costs little next to move generation, and it keeps the terms
-//! trivially consistent (no incremental state to go stale). Every table is
-//! written for Red and symmetric left-right; Black reads it through
+//! trivially consistent (no incremental state to go stale). Where pieces
+//! reach comes from [`board::geometry`], the tables move generation uses,
+//! so mobility cannot drift from the rules. Every table is written for Red
+//! and symmetric left-right; Black reads it through
 //! [`Square::flip`], so the evaluation of a colour-flipped position is the
 //! exact negation and that of a mirrored position is equal (tests).
 
 use std::fmt::Write as _;
 
-use board::{Bitboard, Color, PieceKind, Position, Square};
+use board::{Bitboard, Color, PieceKind, Position, Square, geometry};
 
 /// Material values by [`PieceKind::index`] (general: 0, never captured).
 pub const PIECE_VALUE: [i32; PieceKind::NUM] = [0, 200, 200, 420, 950, 460, 100];
@@ -202,226 +204,27 @@ impl Terms {
     }
 }
 
-/// No square (end of a line in [`STEP`]).
-const NONE: u8 = u8::MAX;
-
-/// `STEP[sq][d]`: the neighbour of `sq` in direction `d` (file+, file−,
-/// rank+, rank−), or [`NONE`] off the board.
-static STEP: [[u8; 4]; Square::NUM] = {
-    let mut t = [[NONE; 4]; Square::NUM];
-    let mut i = 0;
-    while i < Square::NUM {
-        let (f, r) = ((i % 9) as i32, (i / 9) as i32);
-        let dirs = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-        let mut d = 0;
-        while d < 4 {
-            let (nf, nr) = (f + dirs[d].0, r + dirs[d].1);
-            if nf >= 0 && nf < 9 && nr >= 0 && nr < 10 {
-                t[i][d] = (nr * 9 + nf) as u8;
-            }
-            d += 1;
-        }
-        i += 1;
-    }
-    t
-};
-
-/// `HORSE[sq][k]`: (leg, target) of the horse's `k`-th move from `sq`, or
-/// ([`NONE`], [`NONE`]) off the board.
-static HORSE: [[(u8, u8); 8]; Square::NUM] = {
-    let moves: [((i32, i32), (i32, i32)); 8] = [
-        ((0, 1), (1, 2)),
-        ((0, 1), (-1, 2)),
-        ((0, -1), (1, -2)),
-        ((0, -1), (-1, -2)),
-        ((1, 0), (2, 1)),
-        ((1, 0), (2, -1)),
-        ((-1, 0), (-2, 1)),
-        ((-1, 0), (-2, -1)),
-    ];
-    let mut t = [[(NONE, NONE); 8]; Square::NUM];
-    let mut i = 0;
-    while i < Square::NUM {
-        let (f, r) = ((i % 9) as i32, (i / 9) as i32);
-        let mut k = 0;
-        while k < 8 {
-            let ((lf, lr), (tf, tr)) = moves[k];
-            let (nf, nr) = (f + tf, r + tr);
-            if nf >= 0 && nf < 9 && nr >= 0 && nr < 10 {
-                t[i][k] = (((r + lr) * 9 + f + lf) as u8, (nr * 9 + nf) as u8);
-            }
-            k += 1;
-        }
-        i += 1;
-    }
-    t
-};
-
-/// The square with index `i` (always in range: the tables hold only
-/// board squares besides [`NONE`]).
-#[inline]
-fn sq_at(i: u8) -> Square {
-    Square::from_index_panicking(i as usize)
-}
-
+/// Legal-looking horse moves (leg empty, target not one's own piece).
 fn horse_moves(pos: &Position, sq: Square, color: Color) -> usize {
-    HORSE[sq.index()]
-        .iter()
-        .filter(|&&(leg, target)| {
-            target != NONE
-                && pos.piece_at(sq_at(leg)).is_none()
-                && pos
-                    .piece_at(sq_at(target))
-                    .is_none_or(|p| p.color() != color)
-        })
-        .count()
-}
-
-/// What a chariot or cannon sees along one line from point `p` given the
-/// line's occupancy: the empty points before the first blocker (both
-/// directions together) and, per direction, the first and second
-/// blockers' points ([`NO_POINT`] if none).
-#[derive(Clone, Copy)]
-struct LineView {
-    empties: u8,
-    first: [u8; 2],
-    second: [u8; 2],
-}
-
-const NO_POINT: u8 = u8::MAX;
-
-const fn line_views<const LEN: usize, const OCC: usize>() -> [[LineView; OCC]; LEN] {
-    let empty = LineView {
-        empties: 0,
-        first: [NO_POINT; 2],
-        second: [NO_POINT; 2],
-    };
-    let mut t = [[empty; OCC]; LEN];
-    let mut p = 0;
-    while p < LEN {
-        let mut occ = 0;
-        while occ < OCC {
-            let mut v = empty;
-            let mut dir = 0;
-            while dir < 2 {
-                let step: i32 = if dir == 0 { 1 } else { -1 };
-                let mut i = p as i32 + step;
-                let mut blockers = 0;
-                while i >= 0 && i < LEN as i32 && blockers < 2 {
-                    if occ & (1 << i) != 0 {
-                        if blockers == 0 {
-                            v.first[dir] = i as u8;
-                        } else {
-                            v.second[dir] = i as u8;
-                        }
-                        blockers += 1;
-                    } else if blockers == 0 {
-                        v.empties += 1;
-                    }
-                    i += step;
-                }
-                dir += 1;
-            }
-            t[p][occ] = v;
-            occ += 1;
-        }
-        p += 1;
-    }
-    t
-}
-
-/// Views along a rank (9 points) and a file (10 points).
-static RANK_VIEW: [[LineView; 512]; 9] = line_views::<9, 512>();
-static FILE_VIEW: [[LineView; 1024]; 10] = line_views::<10, 1024>();
-
-/// `RANK_SPREAD[x]`: bit `10 f` set for each bit `f` of the 9-bit rank
-/// occupancy `x`.
-static RANK_SPREAD: [u128; 512] = {
-    let mut t = [0u128; 512];
-    let mut x = 0;
-    while x < 512 {
-        let mut f = 0;
-        while f < 9 {
-            if x & (1 << f) != 0 {
-                t[x] |= 1u128 << (10 * f);
-            }
-            f += 1;
-        }
-        x += 1;
-    }
-    t
-};
-
-/// The occupancy of the board by rank and by file, gathered once per
-/// evaluation so that line pieces need no square-by-square walks.
-struct Lines {
-    ranks: [u16; 10],
-    files: [u16; 9],
-}
-
-impl Lines {
-    fn new(pos: &Position) -> Lines {
-        let occ = pos.occupied().0;
-        let mut ranks = [0u16; 10];
-        for (r, rank) in ranks.iter_mut().enumerate() {
-            *rank = ((occ >> (r * 9)) & 0x1ff) as u16;
-        }
-        // Transpose: each rank's bits are spread to bit `10 f` of a
-        // 90-bit word and shifted by the rank, leaving file `f`'s ten bits
-        // at `10 f`.
-        let mut transposed = 0u128;
-        for (r, &rank) in ranks.iter().enumerate() {
-            transposed |= RANK_SPREAD[usize::from(rank)] << r;
-        }
-        let mut files = [0u16; 9];
-        for (f, file) in files.iter_mut().enumerate() {
-            *file = ((transposed >> (10 * f)) & 0x3ff) as u16;
-        }
-        Lines { ranks, files }
-    }
+    (geometry::knight_moves(sq, pos.occupied()) & !pos.occupied_by(color)).count() as usize
 }
 
 /// Chariot moves (`cannon = false`) or cannon moves (slides plus the
 /// capture over a screen).
-fn line_moves(pos: &Position, lines: &Lines, sq: Square, color: Color, cannon: bool) -> i32 {
-    let (f, r) = (sq.file().index(), sq.rank().index());
-    let rank = &RANK_VIEW[f][usize::from(lines.ranks[r])];
-    let file = &FILE_VIEW[r][usize::from(lines.files[f])];
-    let enemy = |i: usize| {
-        pos.piece_at(sq_at(i as u8))
-            .is_some_and(|p| p.color() != color)
+fn line_moves(pos: &Position, sq: Square, color: Color, cannon: bool) -> i32 {
+    let occ = pos.occupied();
+    let n = if cannon {
+        geometry::cannon_slides(sq, occ).count()
+            + (geometry::cannon_hops(sq, occ) & pos.occupied_by(!color)).count()
+    } else {
+        (geometry::rook_attacks(sq, occ) & !pos.occupied_by(color)).count()
     };
-    let mut n = i32::from(rank.empties) + i32::from(file.empties);
-    for dir in 0..2 {
-        let (on_rank, on_file) = if cannon {
-            (rank.second[dir], file.second[dir])
-        } else {
-            (rank.first[dir], file.first[dir])
-        };
-        if on_rank != NO_POINT && enemy(r * 9 + usize::from(on_rank)) {
-            n += 1;
-        }
-        if on_file != NO_POINT && enemy(usize::from(on_file) * 9 + f) {
-            n += 1;
-        }
-    }
-    n
+    n as i32
 }
 
-/// Pieces strictly between two squares of one file.
-fn between_on_file(pos: &Position, a: Square, b: Square) -> usize {
-    let (lo, hi) = if a.rank().index() < b.rank().index() {
-        (a, b)
-    } else {
-        (b, a)
-    };
-    let mut n = 0;
-    let mut cur = STEP[lo.index()][2];
-    while cur != NONE && cur as usize != hi.index() {
-        n += usize::from(pos.piece_at(sq_at(cur)).is_some());
-        cur = STEP[cur as usize][2];
-    }
-    n
+/// Pieces strictly between two squares of one line.
+fn screens_between(pos: &Position, a: Square, b: Square) -> usize {
+    (geometry::between(a, b) & pos.occupied()).count() as usize
 }
 
 fn count(pos: &Position, color: Color, kind: PieceKind) -> i32 {
@@ -448,11 +251,6 @@ fn attack_units(pos: &Position, color: Color) -> i32 {
 
 /// The terms of `color`, from its point of view.
 pub fn side_terms(pos: &Position, color: Color) -> Terms {
-    side_terms_with(pos, &Lines::new(pos), color)
-}
-
-/// [`side_terms`] with the line occupancy already gathered.
-fn side_terms_with(pos: &Position, lines: &Lines, color: Color) -> Terms {
     let them = !color;
     let mut t = Terms::default();
     for kind in PieceKind::ALL {
@@ -469,16 +267,14 @@ fn side_terms_with(pos: &Position, lines: &Lines, color: Color) -> Terms {
         t.cannons -= screen_bias;
     }
     for sq in pos.pieces(color, PieceKind::Rook) {
-        t.mobility +=
-            (line_moves(pos, lines, sq, color, false) - ROOK_MOBILITY_BASE) * ROOK_MOBILITY;
+        t.mobility += (line_moves(pos, sq, color, false) - ROOK_MOBILITY_BASE) * ROOK_MOBILITY;
     }
     let enemy_king = pos.king_square(them);
     for sq in pos.pieces(color, PieceKind::Cannon) {
-        t.mobility +=
-            (line_moves(pos, lines, sq, color, true) - CANNON_MOBILITY_BASE) * CANNON_MOBILITY;
+        t.mobility += (line_moves(pos, sq, color, true) - CANNON_MOBILITY_BASE) * CANNON_MOBILITY;
         t.cannons += screen_bias;
         if sq.file() == enemy_king.file()
-            && let Some(&bonus) = CANNON_LINE.get(between_on_file(pos, sq, enemy_king))
+            && let Some(&bonus) = CANNON_LINE.get(screens_between(pos, sq, enemy_king))
         {
             t.cannons += bonus;
         }
@@ -508,9 +304,7 @@ fn side_terms_with(pos: &Position, lines: &Lines, color: Color) -> Terms {
 
 /// The evaluation from the side to move's point of view.
 pub fn evaluate(pos: &Position) -> i32 {
-    let lines = Lines::new(pos);
-    let red = side_terms_with(pos, &lines, Color::Red).total()
-        - side_terms_with(pos, &lines, Color::Black).total();
+    let red = side_terms(pos, Color::Red).total() - side_terms(pos, Color::Black).total();
     if pos.side_to_move() == Color::Red {
         red
     } else {
@@ -604,11 +398,10 @@ mod tests {
         let mut checked = 0;
         for fen in crate::bench::POSITIONS {
             let pos = Position::from_fen(fen).expect("bench FEN");
-            let lines = Lines::new(&pos);
             for color in Color::ALL {
                 for (kind, cannon) in [(PieceKind::Rook, false), (PieceKind::Cannon, true)] {
                     for sq in pos.pieces(color, kind) {
-                        let fast = line_moves(&pos, &lines, sq, color, cannon);
+                        let fast = line_moves(&pos, sq, color, cannon);
                         assert_eq!(
                             fast,
                             line_moves_by_walking(&pos, sq, color, cannon),

@@ -13,11 +13,12 @@
 //! This module owns the thread's state and the interior nodes (search and
 //! quiescence); its children own the root (`root`: iterative deepening,
 //! aspiration, the root moves and reports), stopping (`stop`: node counts,
-//! limits, the clock) and the naming of the rule behind a root score
-//! (`rule`). Move ordering is `movepick.rs` and `history.rs`; scores are
+//! limits, the clock), the naming of the rule behind a root score
+//! (`rule`) and the pruning and reduction tests of an interior node
+//! (`prune`). Move ordering is `movepick.rs` and `history.rs`; scores are
 //! `score.rs`.
 
-use board::{Color, Move, PieceKind, Position};
+use board::{Move, Position};
 
 use crate::eval::{PIECE_VALUE, evaluate};
 pub use crate::history::Histories;
@@ -29,30 +30,18 @@ use crate::time::TimeBudget;
 use crate::tt::{TranspositionTable, TtHit};
 use crate::{Limits, Shared};
 
+mod prune;
 mod root;
 mod rule;
 mod stop;
 
+use prune::futile;
 use root::RootMove;
 
 /// Entries of the per-thread evaluation cache (a power of two).
 const EVAL_CACHE_SIZE: usize = 1 << 16;
 /// The network's scores are clamped to this, far from the decisive band.
 const NET_SCORE_LIMIT: i32 = 10_000;
-/// Reverse-futility margin per ply of depth.
-const STATIC_NULL_MARGIN: i32 = 110;
-/// Futility pruning of quiet moves: the static evaluation plus this and
-/// a margin per ply of depth must reach alpha.
-const FUTILITY_BASE: i32 = 80;
-const FUTILITY_PER_DEPTH: i32 = 110;
-/// SEE pruning: up to this depth, captures losing more than
-/// `SEE_CAPTURE_MARGIN` per ply and quiet moves losing more than
-/// `SEE_QUIET_MARGIN` per ply squared are skipped.
-const SEE_PRUNE_DEPTH: i32 = 5;
-const SEE_CAPTURE_MARGIN: i32 = 100;
-const SEE_QUIET_MARGIN: i32 = 30;
-/// History score worth one ply less (or more) of reduction.
-const HISTORY_REDUCTION_UNIT: i32 = 8_000;
 /// Quiescence delta-pruning margin.
 const DELTA_MARGIN: i32 = 150;
 
@@ -257,12 +246,6 @@ impl<'a> SearchThread<'a> {
         }
     }
 
-    /// The late-move reduction for the `n`-th move at `depth`.
-    #[inline]
-    fn reduction(&self, depth: i32, n: usize) -> i32 {
-        i32::from(self.lmr[(depth as usize).min(63)][n.min(63)])
-    }
-
     /// Fail-soft PVS at an interior node `ply` plies from the root.
     #[allow(clippy::too_many_lines)]
     fn search(
@@ -313,57 +296,13 @@ impl<'a> SearchThread<'a> {
             Some(self.evaluate())
         };
         self.static_evals[ply] = static_eval;
-        // Improving: better than two plies ago (our previous turn), so
-        // pruning by the static evaluation can afford to be bolder.
-        let improving = match (
-            static_eval,
-            ply.checked_sub(2).map(|p| self.static_evals[p]),
-        ) {
-            (Some(now), Some(Some(before))) => now > before,
-            (Some(_), _) => true,
-            (None, _) => false,
-        };
+        let improving = self.improving(ply);
         if !pv_node
             && let Some(static_eval) = static_eval
             && !is_decisive(beta)
+            && let Some(s) = self.prune_before_moves(beta, depth, ply, kind, static_eval, improving)
         {
-            // Reverse futility: far above beta at low depth.
-            let margin = STATIC_NULL_MARGIN * depth - 40 * i32::from(improving);
-            if depth <= 3 && static_eval - margin >= beta {
-                return static_eval;
-            }
-            // Null move, only with attackers left (xiangqi zugzwang lives in
-            // endgames without them), verified when material is thin.
-            let us = self.pos.side_to_move();
-            let attackers = attacker_count(&self.pos, us);
-            let rooks = self.pos.pieces(us, PieceKind::Rook).count();
-            if kind.null_move_allowed()
-                && depth >= 3
-                && static_eval >= beta
-                && (rooks >= 1 || attackers >= 2)
-            {
-                let r = 2 + depth / 4;
-                self.moved[ply] = None;
-                self.make_null();
-                let s = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, NodeKind::NoNull);
-                self.unmake_null();
-                if self.stopped {
-                    return 0;
-                }
-                if s >= beta {
-                    let s = if s >= MATE_BOUND { beta } else { s };
-                    if attackers > 2 && rooks >= 1 {
-                        return s;
-                    }
-                    let v = self.search(beta - 1, beta, depth - 1 - r, ply, NodeKind::NoNull);
-                    if self.stopped {
-                        return 0;
-                    }
-                    if v >= beta {
-                        return s;
-                    }
-                }
-            }
+            return s;
         }
 
         let alpha_orig = alpha;
@@ -396,16 +335,8 @@ impl<'a> SearchThread<'a> {
                 && !in_check
                 && searched > 0
                 && best > -MATE_BOUND
-                && depth <= SEE_PRUNE_DEPTH
                 && class != MoveClass::Hash
-                && {
-                    let margin = if capture {
-                        -SEE_CAPTURE_MARGIN * depth
-                    } else {
-                        -SEE_QUIET_MARGIN * depth * depth
-                    };
-                    self.pos.see(mv, &PIECE_VALUE) < margin
-                };
+                && self.see_loses(mv, capture, depth);
             self.moved[ply] = pt;
             self.make(mv);
             let gives_check = self.pos.in_check();
@@ -418,9 +349,7 @@ impl<'a> SearchThread<'a> {
             if !pv_node
                 && quiet_late
                 && !gives_check
-                && depth <= 3
-                && let Some(se) = static_eval
-                && se + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
+                && static_eval.is_some_and(|se| futile(se, depth, alpha))
             {
                 self.unmake();
                 continue;
@@ -434,13 +363,8 @@ impl<'a> SearchThread<'a> {
                 let r =
                     if depth >= 3 && late && class == MoveClass::Quiet && !gives_check && !in_check
                     {
-                        // History steers the reduction: a move that often
-                        // cut elsewhere is reduced less, one that failed
-                        // more.
-                        let r = self.reduction(depth, searched) - i32::from(pv_node)
-                            + i32::from(!improving)
-                            - order_score / HISTORY_REDUCTION_UNIT;
-                        r.clamp(0, new_depth - 1)
+                        self.late_reduction(depth, searched, pv_node, improving, order_score)
+                            .clamp(0, new_depth - 1)
                     } else {
                         0
                     };
@@ -663,11 +587,4 @@ impl NodeKind {
             NodeKind::NonPv
         }
     }
-}
-
-/// Chariots, horses and cannons of `color`.
-fn attacker_count(pos: &Position, color: Color) -> u32 {
-    pos.pieces(color, PieceKind::Rook).count()
-        + pos.pieces(color, PieceKind::Knight).count()
-        + pos.pieces(color, PieceKind::Cannon).count()
 }

@@ -1,0 +1,143 @@
+//! The pruning and reduction decisions of an interior node, each a small
+//! function so that `search` reads as the order in which they are tried:
+//! before the moves, reverse futility and the null move; per move, SEE and
+//! futility pruning and the late-move reduction. The parent owns the node
+//! and the move loop and decides when each test applies (never at PV
+//! nodes, never in check).
+
+use board::{Color, Move, PieceKind, Position};
+
+use super::{NodeKind, SearchThread};
+use crate::eval::PIECE_VALUE;
+use crate::score::MATE_BOUND;
+
+/// Reverse-futility margin per ply of depth.
+const STATIC_NULL_MARGIN: i32 = 110;
+/// Futility pruning of quiet moves: the static evaluation plus this and
+/// a margin per ply of depth must reach alpha.
+const FUTILITY_BASE: i32 = 80;
+const FUTILITY_PER_DEPTH: i32 = 110;
+/// SEE pruning: up to this depth, captures losing more than
+/// `SEE_CAPTURE_MARGIN` per ply and quiet moves losing more than
+/// `SEE_QUIET_MARGIN` per ply squared are skipped.
+const SEE_PRUNE_DEPTH: i32 = 5;
+const SEE_CAPTURE_MARGIN: i32 = 100;
+const SEE_QUIET_MARGIN: i32 = 30;
+/// History score worth one ply less (or more) of reduction.
+const HISTORY_REDUCTION_UNIT: i32 = 8_000;
+
+impl SearchThread<'_> {
+    /// Whether the static evaluation at `ply` is better than two plies
+    /// ago (our previous turn), so that pruning by it can afford to be
+    /// bolder. In check (no static evaluation) it is not.
+    pub(super) fn improving(&self, ply: usize) -> bool {
+        match (
+            self.static_evals[ply],
+            ply.checked_sub(2).map(|p| self.static_evals[p]),
+        ) {
+            (Some(now), Some(Some(before))) => now > before,
+            (Some(_), _) => true,
+            (None, _) => false,
+        }
+    }
+
+    /// Reverse futility and the null move at a non-PV node not in check:
+    /// `Some(score)` when the node can return before searching its moves.
+    pub(super) fn prune_before_moves(
+        &mut self,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        kind: NodeKind,
+        static_eval: i32,
+        improving: bool,
+    ) -> Option<i32> {
+        // Reverse futility: far above beta at low depth.
+        let margin = STATIC_NULL_MARGIN * depth - 40 * i32::from(improving);
+        if depth <= 3 && static_eval - margin >= beta {
+            return Some(static_eval);
+        }
+        // Null move, only with attackers left (xiangqi zugzwang lives in
+        // endgames without them), verified when material is thin.
+        let us = self.pos.side_to_move();
+        let attackers = attacker_count(&self.pos, us);
+        let rooks = self.pos.pieces(us, PieceKind::Rook).count();
+        if !(kind.null_move_allowed()
+            && depth >= 3
+            && static_eval >= beta
+            && (rooks >= 1 || attackers >= 2))
+        {
+            return None;
+        }
+        let r = 2 + depth / 4;
+        self.moved[ply] = None;
+        self.make_null();
+        let s = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, NodeKind::NoNull);
+        self.unmake_null();
+        if self.stopped {
+            return Some(0);
+        }
+        if s < beta {
+            return None;
+        }
+        let s = if s >= MATE_BOUND { beta } else { s };
+        if attackers > 2 && rooks >= 1 {
+            return Some(s);
+        }
+        let v = self.search(beta - 1, beta, depth - 1 - r, ply, NodeKind::NoNull);
+        if self.stopped {
+            return Some(0);
+        }
+        (v >= beta).then_some(s)
+    }
+
+    /// SEE pruning: at low depth, whether `mv` loses more material in the
+    /// exchange on its square than the depth can win back. (The caller
+    /// still searches it if it checks: sacrifices that mate begin with a
+    /// check.)
+    pub(super) fn see_loses(&self, mv: Move, capture: bool, depth: i32) -> bool {
+        if depth > SEE_PRUNE_DEPTH {
+            return false;
+        }
+        let margin = if capture {
+            -SEE_CAPTURE_MARGIN * depth
+        } else {
+            -SEE_QUIET_MARGIN * depth * depth
+        };
+        self.pos.see(mv, &PIECE_VALUE) < margin
+    }
+
+    /// The table's late-move reduction for the `n`-th move at `depth`.
+    #[inline]
+    pub(super) fn reduction(&self, depth: i32, n: usize) -> i32 {
+        i32::from(self.lmr[(depth as usize).min(63)][n.min(63)])
+    }
+
+    /// The late-move reduction of the `searched`-th move at `depth`, before
+    /// clamping. History steers it: a move that often cut elsewhere is
+    /// reduced less, one that failed more.
+    pub(super) fn late_reduction(
+        &self,
+        depth: i32,
+        searched: usize,
+        pv_node: bool,
+        improving: bool,
+        order_score: i32,
+    ) -> i32 {
+        self.reduction(depth, searched) - i32::from(pv_node) + i32::from(!improving)
+            - order_score / HISTORY_REDUCTION_UNIT
+    }
+}
+
+/// Futility: whether a quiet move at low depth cannot lift the static
+/// evaluation near alpha.
+pub(super) fn futile(static_eval: i32, depth: i32, alpha: i32) -> bool {
+    depth <= 3 && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
+}
+
+/// Chariots, horses and cannons of `color`.
+fn attacker_count(pos: &Position, color: Color) -> u32 {
+    pos.pieces(color, PieceKind::Rook).count()
+        + pos.pieces(color, PieceKind::Knight).count()
+        + pos.pieces(color, PieceKind::Cannon).count()
+}
