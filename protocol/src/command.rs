@@ -474,6 +474,27 @@ fn number_in(
     Some(value)
 }
 
+/// Reads one of `go`'s clock tokens (`time`, `increment`, `wtime`,
+/// `btime`, `winc`, `binc`) and notes where it stood, so that the session
+/// can let the later of two tokens of the same meaning win
+/// ([`ClockOrder`]). False when `key` is not a clock token.
+fn read_clock_token(go: &mut GoCommand, key: &str, value: Option<&str>, at: usize) -> bool {
+    let (slot, order) = match key {
+        "time" => (&mut go.time, &mut go.clock_order.time),
+        "increment" => (&mut go.increment, &mut go.clock_order.increment),
+        "wtime" => (&mut go.wtime, &mut go.clock_order.wtime),
+        "btime" => (&mut go.btime, &mut go.clock_order.btime),
+        "winc" => (&mut go.winc, &mut go.clock_order.winc),
+        "binc" => (&mut go.binc, &mut go.clock_order.binc),
+        _ => return false,
+    };
+    if let Some(v) = number_in(key, value, 0, MAX_TIME_MS, &mut go.warnings) {
+        *slot = Some(v);
+        *order = at;
+    }
+    true
+}
+
 fn parse_go(tokens: &Tokens<'_>) -> Result<Command, ParseError> {
     let mut go = GoCommand::default();
     let mut i = 1;
@@ -492,6 +513,9 @@ fn parse_go(tokens: &Tokens<'_>) -> Result<Command, ParseError> {
             && !matches!(key.as_str(), "infinite" | "ponder" | "draw" | "searchmoves")
         {
             i += 1;
+        }
+        if read_clock_token(&mut go, &key, value, i) {
+            continue;
         }
         let w = &mut go.warnings;
         let u32_max = u64::from(u32::MAX);
@@ -516,18 +540,6 @@ fn parse_go(tokens: &Tokens<'_>) -> Result<Command, ParseError> {
                     .map(to_u32)
                     .or(go.mate);
             }
-            "time" => {
-                if let Some(v) = number_in("time", value, 0, MAX_TIME_MS, w) {
-                    go.time = Some(v);
-                    go.clock_order.time = i;
-                }
-            }
-            "increment" => {
-                if let Some(v) = number_in("increment", value, 0, MAX_TIME_MS, w) {
-                    go.increment = Some(v);
-                    go.clock_order.increment = i;
-                }
-            }
             "opptime" => {
                 go.opptime = number_in("opptime", value, 0, MAX_TIME_MS, w).or(go.opptime);
             }
@@ -539,30 +551,6 @@ fn parse_go(tokens: &Tokens<'_>) -> Result<Command, ParseError> {
                 go.oppmovestogo = number_in("oppmovestogo", value, 0, u32_max, w)
                     .map(to_u32)
                     .or(go.oppmovestogo);
-            }
-            "wtime" => {
-                if let Some(v) = number_in("wtime", value, 0, MAX_TIME_MS, w) {
-                    go.wtime = Some(v);
-                    go.clock_order.wtime = i;
-                }
-            }
-            "btime" => {
-                if let Some(v) = number_in("btime", value, 0, MAX_TIME_MS, w) {
-                    go.btime = Some(v);
-                    go.clock_order.btime = i;
-                }
-            }
-            "winc" => {
-                if let Some(v) = number_in("winc", value, 0, MAX_TIME_MS, w) {
-                    go.winc = Some(v);
-                    go.clock_order.winc = i;
-                }
-            }
-            "binc" => {
-                if let Some(v) = number_in("binc", value, 0, MAX_TIME_MS, w) {
-                    go.binc = Some(v);
-                    go.clock_order.binc = i;
-                }
             }
             "movestogo" => {
                 if let Some(m) = number_in("movestogo", value, 0, u32_max, w) {

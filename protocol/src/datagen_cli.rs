@@ -33,12 +33,14 @@ use std::fs::File;
 use std::io::{BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use board::{Color, Move, Outcome, Position};
 use book::pgn::{GameResult, PgnGame};
+use engine::nnue::Network;
 use engine::nnue::data::{Record, RecordWriter};
 use engine::{Engine, Limits, Score};
 
@@ -184,7 +186,8 @@ enum Source {
     Recorded(Vec<PgnGame>),
 }
 
-fn generate(args: &DatagenArgs) -> Result<()> {
+/// Where the games come from, and how many of them to play or score.
+fn open_source(args: &DatagenArgs) -> Result<(Source, u64)> {
     let source = match &args.pgn {
         None => Source::SelfPlay(load_openings(&args.openings)?),
         Some(path) => {
@@ -205,6 +208,51 @@ fn generate(args: &DatagenArgs) -> Result<()> {
         Source::Recorded(games) => target_games.min(games.len() as u64),
         Source::SelfPlay(_) => target_games,
     };
+    Ok((source, target_games))
+}
+
+/// What the generating threads share: the games to take by index, the
+/// flag that ends them, and how to search.
+struct Shared<'a> {
+    source: &'a Source,
+    next_game: &'a AtomicU64,
+    stop: &'a AtomicBool,
+    target_games: u64,
+    network: &'a Option<Arc<Network>>,
+    args: &'a DatagenArgs,
+}
+
+/// One generating thread: takes the next game index, plays (or scores) that
+/// game with its own engine and sends it, until the targets are met or the
+/// collector has gone.
+fn generate_games(shared: &Shared<'_>, tx: &crossbeam_channel::Sender<Game>) {
+    let args = shared.args;
+    let mut engine = Engine::new();
+    engine.set_network(shared.network.clone());
+    // The default table size stays if the request is refused.
+    let _ = engine.set_hash_mb(args.hash);
+    while !shared.stop.load(Ordering::Relaxed) {
+        let i = shared.next_game.fetch_add(1, Ordering::Relaxed);
+        if i >= shared.target_games {
+            break;
+        }
+        let game = match shared.source {
+            Source::SelfPlay(openings) => {
+                play_game(&mut engine, openings, args, args.seed.wrapping_add(i))
+            }
+            Source::Recorded(games) => usize::try_from(i)
+                .ok()
+                .and_then(|i| games.get(i))
+                .map_or_else(Game::unusable, |g| score_game(&mut engine, g, args)),
+        };
+        if tx.send(game).is_err() {
+            break;
+        }
+    }
+}
+
+fn generate(args: &DatagenArgs) -> Result<()> {
+    let (source, target_games) = open_source(args)?;
     let target_positions = args.positions.unwrap_or(u64::MAX);
     let file =
         File::create(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
@@ -221,35 +269,19 @@ fn generate(args: &DatagenArgs) -> Result<()> {
 
     let network = crate::eval_arg::read(&args.eval)
         .map_err(|e| anyhow::anyhow!("--eval {}: {e}", args.eval))?;
-    let network = &network;
+    let shared = Shared {
+        source: &source,
+        next_game: &next_game,
+        stop: &stop,
+        target_games,
+        network: &network,
+        args,
+    };
     std::thread::scope(|s| -> Result<()> {
         for _ in 0..args.threads {
             let tx = tx.clone();
-            let (source, next_game, stop) = (&source, &next_game, &stop);
-            s.spawn(move || {
-                let mut engine = Engine::new();
-                engine.set_network(network.clone());
-                // The default table size stays if the request is refused.
-                let _ = engine.set_hash_mb(args.hash);
-                while !stop.load(Ordering::Relaxed) {
-                    let i = next_game.fetch_add(1, Ordering::Relaxed);
-                    if i >= target_games {
-                        break;
-                    }
-                    let game = match source {
-                        Source::SelfPlay(openings) => {
-                            play_game(&mut engine, openings, args, args.seed.wrapping_add(i))
-                        }
-                        Source::Recorded(games) => usize::try_from(i)
-                            .ok()
-                            .and_then(|i| games.get(i))
-                            .map_or_else(Game::unusable, |g| score_game(&mut engine, g, args)),
-                    };
-                    if tx.send(game).is_err() {
-                        break;
-                    }
-                }
-            });
+            let shared = &shared;
+            s.spawn(move || generate_games(shared, &tx));
         }
         drop(tx);
         let mut last_report = Instant::now();
