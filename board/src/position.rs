@@ -509,6 +509,21 @@ impl Position {
         self.state.in_check = false;
     }
 
+    /// Passes the move to look at the position with the other side to
+    /// move, for the chase rules: unlike [`Position::make_null_move`] it
+    /// may be made in check (a cycle's checking moves are judged for chases
+    /// too), and it works out whether the side now to move is in check, so
+    /// that its legal moves are generated right. Taken back with
+    /// [`Position::unmake_null_move`].
+    pub(crate) fn pass_for_rules(&mut self) {
+        self.history.push(self.state);
+        self.side = !self.side;
+        self.state.key ^= zobrist::SIDE_KEY;
+        self.state.last_move = None;
+        self.state.captured = None;
+        self.state.in_check = self.is_attacked(self.kings[self.side.index()], !self.side);
+    }
+
     /// Takes back a null move.
     pub fn unmake_null_move(&mut self) {
         self.unmake_move();

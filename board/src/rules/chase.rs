@@ -71,10 +71,10 @@ pub(crate) fn can_recapture(pos: &Position, sq: Square) -> bool {
 /// The identities of the enemy pieces the side to move chases in `pos`
 /// (`pos` is scratch space: every move made on it is taken back).
 ///
-/// The side to move must not be in check: a cycle with a check never gets
-/// here, and the null move used for the mutual-attack test needs it.
+/// The side to move may be in check (a cycle's checks are judged for
+/// chases too); then only its legal captures, those that answer the check,
+/// count, as everywhere in this definition.
 pub(crate) fn chased(pos: &mut Position, ids: &Ids) -> u32 {
-    debug_assert!(!pos.in_check());
     let us = pos.side_to_move();
     let mut set = 0u32;
     for m in pos.legal_captures() {
@@ -106,16 +106,16 @@ pub(crate) fn chased(pos: &mut Position, ids: &Ids) -> u32 {
 /// Whether, with the attacker's side having passed, the target of capture
 /// `m` could legally capture the attacker (a mutual attack).
 fn target_takes_back(pos: &mut Position, m: Move) -> bool {
-    pos.make_null_move();
+    pos.pass_for_rules();
     let back = Move::new(m.to(), m.from()).is_some_and(|b| pos.is_legal(b));
     pos.unmake_null_move();
     back
 }
 
 /// [`chased`] for the side *not* to move: what the side that just moved
-/// chases now. The side to move must not be in check.
+/// chases now. The side to move may be in check (the move gave it).
 pub(crate) fn chased_by_mover(pos: &mut Position, ids: &Ids) -> u32 {
-    pos.make_null_move();
+    pos.pass_for_rules();
     let set = chased(pos, ids);
     pos.unmake_null_move();
     set
