@@ -499,8 +499,16 @@ impl Position {
     }
 
     /// Passes the move (for null-move pruning). Not legal when in check.
+    #[inline]
     pub fn make_null_move(&mut self) {
         debug_assert!(!self.state.in_check);
+        self.pass();
+    }
+
+    /// The other side to move, nothing moved, not in check: the null move
+    /// without its precondition.
+    #[inline]
+    fn pass(&mut self) {
         self.history.push(self.state);
         self.side = !self.side;
         self.state.key ^= zobrist::SIDE_KEY;
@@ -516,11 +524,7 @@ impl Position {
     /// that its legal moves are generated right. Taken back with
     /// [`Position::unmake_null_move`].
     pub(crate) fn pass_for_rules(&mut self) {
-        self.history.push(self.state);
-        self.side = !self.side;
-        self.state.key ^= zobrist::SIDE_KEY;
-        self.state.last_move = None;
-        self.state.captured = None;
+        self.pass();
         self.state.in_check = self.is_attacked(self.kings[self.side.index()], !self.side);
     }
 

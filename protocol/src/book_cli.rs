@@ -108,12 +108,6 @@ pub fn run(args: &BookArgs) -> ExitCode {
     }
 }
 
-/// The text of a game-record file, decompressed in-process if it ends in
-/// `.xz` ([`book::pgn::read_text`]).
-pub(crate) fn read_text(path: &Path) -> Result<String> {
-    Ok(book::pgn::read_text(path)?)
-}
-
 fn is_tsv(path: &Path) -> bool {
     path.file_name()
         .is_some_and(|n| n.to_string_lossy().contains(".tsv"))
@@ -257,7 +251,7 @@ fn build(out: &Path, options: BuildOptions, files: &[PathBuf]) -> Result<ExitCod
     let mut builder = BookBuilder::new(options);
     let mut progress = Progress::for_stderr();
     for file in files {
-        let text = read_text(file)?;
+        let text = book::pgn::read_text(file)?;
         let label = file
             .file_name()
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
@@ -352,7 +346,7 @@ fn dump(path: &Path) -> Result<ExitCode> {
 
 fn import(path: &Path, out: &Path) -> Result<ExitCode> {
     let mut stdout = std::io::stdout().lock();
-    let text = read_text(path)?;
+    let text = book::pgn::read_text(path)?;
     let book = text::import(&text).with_context(|| format!("in {}", path.display()))?;
     let bytes = book.to_bytes();
     std::fs::write(out, &bytes).with_context(|| format!("cannot write {}", out.display()))?;
@@ -403,8 +397,8 @@ fn probe(path: &Path, fen: &[String]) -> Result<ExitCode> {
 fn check_notation(pgn_path: &Path, tsv_path: &Path) -> Result<ExitCode> {
     let mut stdout = std::io::stdout().lock();
     let start = Instant::now();
-    let pgn_text = read_text(pgn_path)?;
-    let tsv_text = read_text(tsv_path)?;
+    let pgn_text = book::pgn::read_text(pgn_path)?;
+    let tsv_text = book::pgn::read_text(tsv_path)?;
     let games = pgn::parse_games(&pgn_text);
     let expected: Vec<_> = pgn::parse_tsv(&tsv_text).collect();
     if games.len() != expected.len() {

@@ -191,7 +191,7 @@ fn open_source(args: &DatagenArgs) -> Result<(Source, u64)> {
     let source = match &args.pgn {
         None => Source::SelfPlay(load_openings(&args.openings)?),
         Some(path) => {
-            let games = book::pgn::parse_games(&crate::book_cli::read_text(path)?);
+            let games = book::pgn::parse_games(&book::pgn::read_text(path)?);
             if games.is_empty() {
                 bail!("no games in {}", path.display());
             }

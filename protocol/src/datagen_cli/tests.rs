@@ -21,15 +21,20 @@ fn args(out: PathBuf) -> DatagenArgs {
     }
 }
 
+/// Every record of a data file datagen wrote.
+fn read_records(path: &std::path::Path) -> Vec<Record> {
+    let file = File::open(path).expect("output");
+    RecordReader::new(std::io::BufReader::new(file))
+        .expect("header")
+        .collect::<Result<_, _>>()
+        .expect("records")
+}
+
 #[test]
 fn writes_quiet_labelled_unique_positions() {
     let out = std::env::temp_dir().join(format!("chariot-datagen-{}.bin", std::process::id()));
     generate(&args(out.clone())).expect("datagen");
-    let file = File::open(&out).expect("output");
-    let records: Vec<Record> = RecordReader::new(std::io::BufReader::new(file))
-        .expect("header")
-        .collect::<Result<_, _>>()
-        .expect("records");
+    let records = read_records(&out);
     let _ = std::fs::remove_file(&out);
     assert_eq!(records.len(), 150);
     let mut keys = HashSet::new();
@@ -81,11 +86,7 @@ fn recorded_games_are_labelled_with_their_result() {
     a.positions = None;
     a.pgn = Some(pgn.clone());
     generate(&a).expect("datagen --pgn");
-    let file = File::open(&out).expect("output");
-    let records: Vec<Record> = RecordReader::new(std::io::BufReader::new(file))
-        .expect("header")
-        .collect::<Result<_, _>>()
-        .expect("records");
+    let records = read_records(&out);
     let _ = std::fs::remove_file(&out);
     let _ = std::fs::remove_file(&pgn);
     assert!(!records.is_empty() && records.len() <= 6);
