@@ -243,6 +243,33 @@ impl std::error::Error for EngineError {}
 #[repr(align(64))]
 pub(crate) struct NodeCounter(pub(crate) std::sync::atomic::AtomicU64);
 
+/// A wake-up call for a thread that waits on the flags of [`Shared`]:
+/// whoever changes a flag it waits on calls [`Wake::notify`], and the
+/// waiter sleeps in [`Wake::wait_while`] instead of polling.
+#[derive(Debug, Default)]
+pub(crate) struct Wake {
+    lock: std::sync::Mutex<()>,
+    changed: std::sync::Condvar,
+}
+
+impl Wake {
+    /// Wakes the waiters. Call it after storing the flag: taking the lock
+    /// first means a waiter is either before its check (and sees the new
+    /// value) or inside `wait` (and is woken), never in between.
+    pub(crate) fn notify(&self) {
+        let _guard = self.lock.lock().unwrap_or_else(|p| p.into_inner());
+        self.changed.notify_all();
+    }
+
+    /// Sleeps while `hold()` is true, rechecking at every notification.
+    pub(crate) fn wait_while(&self, mut hold: impl FnMut() -> bool) {
+        let mut guard = self.lock.lock().unwrap_or_else(|p| p.into_inner());
+        while hold() {
+            guard = self.changed.wait(guard).unwrap_or_else(|p| p.into_inner());
+        }
+    }
+}
+
 /// State shared by the controller and the searching threads: the stop
 /// flag, the clock start (moved at `ponderhit`) and each thread's node
 /// count.
@@ -252,6 +279,9 @@ pub(crate) struct Shared {
     pub(crate) stop: AtomicBool,
     /// Set while the search is a ponder search not yet hit.
     pub(crate) pondering: AtomicBool,
+    /// Notified when `stop` or `pondering` changes, for a main thread
+    /// holding its result until `stop` or `ponderhit`.
+    pub(crate) wake: Wake,
     /// Set while a worker thread is searching.
     pub(crate) running: AtomicBool,
     /// When the search began.
@@ -273,6 +303,7 @@ impl Shared {
         Shared {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
+            wake: Wake::default(),
             running: AtomicBool::new(false),
             epoch: Instant::now(),
             clock_start_ns: AtomicU64::new(0),
@@ -300,7 +331,9 @@ impl SearchHandle {
     /// Asks the running search to stop; [`Engine::wait`] then returns
     /// within a couple of milliseconds. Harmless when nothing runs.
     pub fn stop(&self) {
-        self.current().stop.store(true, Ordering::SeqCst);
+        let s = self.current();
+        s.stop.store(true, Ordering::SeqCst);
+        s.wake.notify();
     }
 
     /// Turns a ponder search into a normal one: its clocks start now.
@@ -309,6 +342,7 @@ impl SearchHandle {
         let now = u64::try_from(s.epoch.elapsed().as_nanos()).unwrap_or(u64::MAX);
         s.clock_start_ns.store(now, Ordering::SeqCst);
         s.pondering.store(false, Ordering::SeqCst);
+        s.wake.notify();
     }
 
     /// Whether a search is running (it may have stopped and wait for

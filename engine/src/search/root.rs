@@ -68,15 +68,15 @@ impl SearchThread<'_> {
         let result = self.iterate_inner(on_event);
         // An infinite search, or a ponder search not yet hit, ends only at
         // `stop` (or `ponderhit`), even when it ran out of things to search.
-        // Helpers just end: the main thread stops them when it ends.
-        while self.is_main()
-            && (self.limits.infinite || self.shared.pondering.load(Ordering::Relaxed))
-            && !self.shared.stop.load(Ordering::Relaxed)
-            && !(self.limits.ponder
-                && !self.shared.pondering.load(Ordering::Relaxed)
-                && !self.limits.infinite)
-        {
-            std::thread::sleep(Duration::from_micros(500));
+        // Helpers just end: the main thread stops them when it ends. The
+        // handle's `stop` and `ponderhit` wake the wait.
+        if self.is_main() {
+            let shared = self.shared;
+            let infinite = self.limits.infinite;
+            shared.wake.wait_while(|| {
+                let pondering = shared.pondering.load(Ordering::SeqCst);
+                (infinite || pondering) && !shared.stop.load(Ordering::SeqCst)
+            });
         }
         result
     }
