@@ -18,7 +18,7 @@
 //! (`prune`). Move ordering is `movepick.rs` and `history.rs`; scores are
 //! `score.rs`.
 
-use board::{Move, Position};
+use board::{Move, PieceKind, Position};
 
 use crate::eval::{PIECE_VALUE, evaluate};
 pub use crate::history::Histories;
@@ -318,14 +318,29 @@ impl<'a> SearchThread<'a> {
         // Quiet moves searched so far, to be punished if another one cuts.
         let mut quiets_tried: arrayvec::ArrayVec<(Move, PieceTo), 64> = arrayvec::ArrayVec::new();
         // Late-move pruning: past this many moves, quiet moves at low
-        // depth are not searched at all.
+        // depth are not searched at all, except the general's own steps
+        // right after the opponent escaped a check: its general is then
+        // in a net that a step of ours onto a file often closes (the
+        // generals may not face each other), the histories rarely rank
+        // such steps, and pruning f0e0 hid a mate in three until depth 10.
         let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
+        let after_evasion = ply >= 1 && self.static_evals[ply - 1].is_none();
         let mut picker = MovePicker::new(hit.moves(), order);
         while let Some((mv, class, order_score)) = picker.next(&self.pos, self.h) {
             let capture = self.pos.is_capture(mv);
             let pt = self.piece_to(mv);
             let quiet_late = class == MoveClass::Quiet && searched > 0 && best > -MATE_BOUND;
-            if !pv_node && !in_check && quiet_late && depth <= 4 && searched >= lmp_limit {
+            if !pv_node
+                && !in_check
+                && quiet_late
+                && depth <= 4
+                && searched >= lmp_limit
+                && !(after_evasion
+                    && self
+                        .pos
+                        .piece_at(mv.from())
+                        .is_some_and(|p| p.kind() == PieceKind::King))
+            {
                 continue;
             }
             // SEE pruning: at low depth, a move that loses more material
