@@ -257,15 +257,24 @@ impl Wake {
     /// first means a waiter is either before its check (and sees the new
     /// value) or inside `wait` (and is woken), never in between.
     pub(crate) fn notify(&self) {
-        let _guard = self.lock.lock().unwrap_or_else(|p| p.into_inner());
+        let _guard = self
+            .lock
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         self.changed.notify_all();
     }
 
     /// Sleeps while `hold()` is true, rechecking at every notification.
     pub(crate) fn wait_while(&self, mut hold: impl FnMut() -> bool) {
-        let mut guard = self.lock.lock().unwrap_or_else(|p| p.into_inner());
+        let mut guard = self
+            .lock
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         while hold() {
-            guard = self.changed.wait(guard).unwrap_or_else(|p| p.into_inner());
+            guard = self
+                .changed
+                .wait(guard)
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
         }
     }
 }
