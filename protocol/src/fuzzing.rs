@@ -261,6 +261,20 @@ fn tame(line: &str) -> Vec<String> {
     }
 }
 
+/// At most this many lines of one input reach the session: a longer input
+/// adds nothing a shorter one cannot, and would only slow the fuzzer.
+const MAX_PROTOCOL_LINES: usize = 64;
+
+fn input_lines(data: &[u8]) -> impl Iterator<Item = &[u8]> {
+    data.split(|&b| b == b'\n').take(MAX_PROTOCOL_LINES)
+}
+
+/// How many lines of `data` [`protocol`] feeds to the session (before
+/// taming), for the fuzz target's count of lines tried.
+pub fn protocol_lines(data: &[u8]) -> usize {
+    input_lines(data).count()
+}
+
 /// `protocol`: arbitrary bytes split into lines and fed, tamed (see
 /// `tame`), to a whole in-process session, as the reader would. The
 /// session ends; no `go` gets more than one `bestmove`; every `bestmove`
@@ -271,7 +285,7 @@ pub fn protocol(data: &[u8]) -> usize {
     let (tx, rx) = crossbeam_channel::unbounded();
     let mut gos = 0usize;
     let mut variant = false;
-    for raw in data.split(|&b| b == b'\n').take(64) {
+    for raw in input_lines(data) {
         let line = String::from_utf8_lossy(raw);
         let line = line.trim_end_matches('\r');
         variant |= line.to_ascii_lowercase().contains("variant");
