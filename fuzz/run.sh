@@ -14,7 +14,7 @@ set -eu
 seconds=${1:?usage: fuzz/run.sh SECONDS [TARGET...]}
 shift
 cd "$(dirname "$0")/.."
-targets=${*:-"fen moves protocol book network records games"}
+targets=${*:-"fen moves protocol book network records games arena_config"}
 cargo +nightly fuzz build -O -a
 status=0
 for t in $targets; do

@@ -1,7 +1,7 @@
 //! What the command line describes, in typed form: engines ([`EngineSpec`]),
 //! the time control ([`TimeControl`]), SPRT parameters and score
 //! adjudication. Each is parsed from `key=value` words here, in one place;
-//! `main` only collects the words.
+//! the command line (`cli`) only collects the words.
 
 use std::fmt;
 use std::path::PathBuf;

@@ -1,0 +1,21 @@
+//! `arena`: self-play tournaments between UCCI and UCI xiangqi engines,
+//! judged by the `board` crate's rules, with Elo, pentanomial statistics,
+//! SPRT and PGN output; and `arena openings`, which builds an opening suite
+//! from game records.
+//!
+//! The library holds everything; `main.rs` only calls [`cli::main`], and
+//! [`fuzzing`] lets the fuzz target check the configuration surface.
+
+mod adjudication;
+mod child;
+pub mod cli;
+mod config;
+pub mod fuzzing;
+mod game;
+mod openings;
+mod pgn;
+mod progress;
+mod sprt;
+mod stats;
+mod tally;
+mod tournament;
