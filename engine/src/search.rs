@@ -10,20 +10,20 @@
 //! the clock and reports; helpers skip some depths (`skips`) so that they
 //! do not all search the same tree.
 //!
-//! This module owns the thread's state and the interior nodes (search and
-//! quiescence); its children own the root (`root`: iterative deepening,
-//! aspiration, the root moves and reports), stopping (`stop`: node counts,
-//! limits, the clock), the naming of the rule behind a root score
-//! (`rule`) and the pruning and reduction tests of an interior node
+//! This module owns the thread's state and the interior nodes; its
+//! children own the root (`root`: iterative deepening, aspiration, the
+//! root moves and reports), quiescence (`quiescence`), stopping (`stop`:
+//! node counts, limits, the clock), the naming of the rule behind a root
+//! score (`rule`) and the pruning and reduction tests of an interior node
 //! (`prune`). Move ordering is `movepick.rs` and `history.rs`; scores are
 //! `score.rs`.
 
-use board::{Move, PieceKind, Position};
+use board::{Move, Position};
 
-use crate::eval::{PIECE_VALUE, evaluate};
+use crate::eval::evaluate;
 pub use crate::history::Histories;
 use crate::history::{PieceTo, QuietContext};
-use crate::movepick::{self, MoveClass, MovePicker, QuietOrder};
+use crate::movepick::{MoveClass, MovePicker, QuietOrder};
 use crate::nnue::{AccumulatorStack, Network};
 use crate::score::{Bound, INFINITE, MATE, MATE_BOUND, MAX_PLY, is_decisive, verdict_score};
 use crate::time::TimeBudget;
@@ -31,19 +31,18 @@ use crate::tt::{TranspositionTable, TtHit};
 use crate::{Limits, Shared};
 
 mod prune;
+mod quiescence;
 mod root;
 mod rule;
 mod stop;
 
-use prune::futile;
+use prune::{LateMovePruning, futile};
 use root::RootMove;
 
 /// Entries of the per-thread evaluation cache (a power of two).
 const EVAL_CACHE_SIZE: usize = 1 << 16;
 /// The network's scores are clamped to this, far from the decisive band.
 const NET_SCORE_LIMIT: i32 = 10_000;
-/// Quiescence delta-pruning margin.
-const DELTA_MARGIN: i32 = 150;
 
 /// Table probe statistics of one thread.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -247,64 +246,21 @@ impl<'a> SearchThread<'a> {
     }
 
     /// Fail-soft PVS at an interior node `ply` plies from the root.
-    #[allow(clippy::too_many_lines)]
-    fn search(
-        &mut self,
-        mut alpha: i32,
-        mut beta: i32,
-        depth: i32,
-        ply: usize,
-        kind: NodeKind,
-    ) -> i32 {
-        if depth <= 0 {
-            return self.qsearch(alpha, beta, ply);
-        }
+    fn search(&mut self, alpha: i32, beta: i32, depth: i32, ply: usize, kind: NodeKind) -> i32 {
+        let Node {
+            mut alpha,
+            beta,
+            key,
+            hit,
+            repeated,
+            in_check,
+            static_eval,
+            improving,
+        } = match self.open_node(alpha, beta, depth, ply, kind) {
+            Ok(node) => node,
+            Err(score) => return score,
+        };
         let pv_node = kind == NodeKind::Pv;
-        self.pv_len[ply] = ply;
-        self.nodes += 1;
-        if self.poll() {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        let repeated = match self.judge(ply) {
-            Ok(repeated) => repeated,
-            Err(s) => return s,
-        };
-        if ply >= MAX_PLY - 1 {
-            return self.evaluate();
-        }
-        // Mate-distance pruning: no line from here beats a mate already
-        // found closer to the root.
-        alpha = alpha.max(-MATE + ply as i32);
-        beta = beta.min(MATE - ply as i32 - 1);
-        if alpha >= beta {
-            return alpha;
-        }
-        let key = self.pos.key();
-        let hit = self.probe(key, ply);
-        if !pv_node
-            && !repeated
-            && let Some(e) = hit.cutting(depth, alpha, beta)
-        {
-            self.tt_stats.cutoffs += 1;
-            return e.score;
-        }
-        let in_check = self.pos.in_check();
-        let static_eval = if in_check {
-            None
-        } else {
-            Some(self.evaluate())
-        };
-        self.static_evals[ply] = static_eval;
-        let improving = self.improving(ply);
-        if !pv_node
-            && let Some(static_eval) = static_eval
-            && !is_decisive(beta)
-            && let Some(s) = self.prune_before_moves(beta, depth, ply, kind, static_eval, improving)
-        {
-            return s;
-        }
-
         let alpha_orig = alpha;
         let mut best = -INFINITE;
         let mut best_move = None;
@@ -317,30 +273,14 @@ impl<'a> SearchThread<'a> {
         };
         // Quiet moves searched so far, to be punished if another one cuts.
         let mut quiets_tried: arrayvec::ArrayVec<(Move, PieceTo), 64> = arrayvec::ArrayVec::new();
-        // Late-move pruning: past this many moves, quiet moves at low
-        // depth are not searched at all, except the general's own steps
-        // right after the opponent escaped a check: its general is then
-        // in a net that a step of ours onto a file often closes (the
-        // generals may not face each other), the histories rarely rank
-        // such steps, and pruning f0e0 hid a mate in three until depth 10.
-        let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
         let after_evasion = ply >= 1 && self.static_evals[ply - 1].is_none();
+        let lmp = LateMovePruning::new(depth, improving, after_evasion);
         let mut picker = MovePicker::new(hit.moves(), order);
         while let Some((mv, class, order_score)) = picker.next(&self.pos, self.h) {
             let capture = self.pos.is_capture(mv);
             let pt = self.piece_to(mv);
             let quiet_late = class == MoveClass::Quiet && searched > 0 && best > -MATE_BOUND;
-            if !pv_node
-                && !in_check
-                && quiet_late
-                && depth <= 4
-                && searched >= lmp_limit
-                && !(after_evasion
-                    && self
-                        .pos
-                        .piece_at(mv.from())
-                        .is_some_and(|p| p.kind() == PieceKind::King))
-            {
+            if !pv_node && !in_check && quiet_late && lmp.prunes(&self.pos, mv, searched) {
                 continue;
             }
             // SEE pruning: at low depth, a move that loses more material
@@ -383,15 +323,7 @@ impl<'a> SearchThread<'a> {
                     } else {
                         0
                     };
-                let mut s =
-                    -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, NodeKind::NonPv);
-                if s > alpha && r > 0 {
-                    s = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, NodeKind::NonPv);
-                }
-                if pv_node && s > alpha && s < beta {
-                    s = -self.search(-beta, -alpha, new_depth, ply + 1, NodeKind::Pv);
-                }
-                s
+                self.search_late_move(alpha, beta, new_depth, r, ply, pv_node)
             };
             self.unmake();
             if self.stopped {
@@ -416,13 +348,8 @@ impl<'a> SearchThread<'a> {
                 quiets_tried.push((mv, pt));
             }
         }
-        if let Some(bm) = best_move
-            && !self.pos.is_capture(bm)
-            && let Some(pt) = self.piece_to(bm)
-        {
-            let cut = best >= beta;
-            self.h
-                .update_quiet((bm, pt), &quiets_tried, ctx, ply, depth, cut);
+        if let Some(bm) = best_move {
+            self.reward_quiet(bm, &quiets_tried, ctx, ply, depth, best >= beta);
         }
         if searched == 0 {
             // Every move was pruned, which needs one searched first, so
@@ -437,89 +364,114 @@ impl<'a> SearchThread<'a> {
     }
 
     /// Quiescence: captures (all evasions when in check) until quiet.
-    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// Everything a node does before its moves: quiescence at depth 0, the
+    /// node count and stop poll, the rules' verdict, mate-distance pruning,
+    /// the table's cut-off, the static evaluation, and pruning by it.
+    /// `Err` carries the node's score when one of them already decides it.
+    fn open_node(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        kind: NodeKind,
+    ) -> Result<Node, i32> {
+        if depth <= 0 {
+            return Err(self.qsearch(alpha, beta, ply));
+        }
+        let pv_node = kind == NodeKind::Pv;
         self.pv_len[ply] = ply;
         self.nodes += 1;
         if self.poll() {
-            return 0;
+            return Err(0);
         }
         self.seldepth = self.seldepth.max(ply);
-        let repeated = match self.judge(ply) {
-            Ok(repeated) => repeated,
-            Err(s) => return s,
-        };
+        let repeated = self.judge(ply)?;
         if ply >= MAX_PLY - 1 {
-            return self.evaluate();
+            return Err(self.evaluate());
+        }
+        // Mate-distance pruning: no line from here beats a mate already
+        // found closer to the root.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return Err(alpha);
         }
         let key = self.pos.key();
         let hit = self.probe(key, ply);
-        if !repeated && let Some(e) = hit.cutting(0, alpha, beta) {
+        if !pv_node
+            && !repeated
+            && let Some(e) = hit.cutting(depth, alpha, beta)
+        {
             self.tt_stats.cutoffs += 1;
-            return e.score;
+            return Err(e.score);
         }
         let in_check = self.pos.in_check();
-        let alpha_orig = alpha;
-        let mut best;
-        let stand_pat;
-        let moves = if in_check {
-            stand_pat = -INFINITE;
-            best = -INFINITE;
-            self.pos.legal_moves()
+        let static_eval = if in_check {
+            None
         } else {
-            stand_pat = self.evaluate();
-            if stand_pat >= beta {
-                return stand_pat;
-            }
-            alpha = alpha.max(stand_pat);
-            best = stand_pat;
-            self.pos.legal_captures()
+            Some(self.evaluate())
         };
-        let mut scored: arrayvec::ArrayVec<(i32, Move), 128> = arrayvec::ArrayVec::new();
-        let tt_moves = hit.moves();
-        for &m in &moves {
-            let (class, s) =
-                movepick::score_move(&self.pos, self.h, m, tt_moves, &QuietOrder::default());
-            if !in_check {
-                let victim = self
-                    .pos
-                    .piece_at(m.to())
-                    .map_or(0, |p| PIECE_VALUE[p.kind().index()]);
-                // Delta pruning and losing captures are skipped.
-                if stand_pat + victim + DELTA_MARGIN <= alpha || class == MoveClass::BadCapture {
-                    continue;
-                }
-            }
-            scored.push((s, m));
+        self.static_evals[ply] = static_eval;
+        let improving = self.improving(ply);
+        if !pv_node
+            && let Some(static_eval) = static_eval
+            && !is_decisive(beta)
+            && let Some(s) = self.prune_before_moves(beta, depth, ply, kind, static_eval, improving)
+        {
+            return Err(s);
         }
-        scored.sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
-        let mut best_move = None;
-        for &(_, mv) in &scored {
-            self.make(mv);
-            let score = -self.qsearch(-beta, -alpha, ply + 1);
-            self.unmake();
-            if self.stopped {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    best_move = Some(mv);
-                    if score >= beta {
-                        break;
-                    }
-                    alpha = score;
-                    self.update_pv(ply, mv);
-                }
-            }
+        Ok(Node {
+            alpha,
+            beta,
+            key,
+            hit,
+            repeated,
+            in_check,
+            static_eval,
+            improving,
+        })
+    }
+
+    /// Searches a move after the first with a null window around `alpha`,
+    /// reduced by `r`; a reduced search that beats alpha is repeated at
+    /// full depth, and at a PV node one that lands inside the window is
+    /// searched again with the full window. The move is already made.
+    fn search_late_move(
+        &mut self,
+        alpha: i32,
+        beta: i32,
+        new_depth: i32,
+        r: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        let mut s = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, NodeKind::NonPv);
+        if s > alpha && r > 0 {
+            s = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, NodeKind::NonPv);
         }
-        if in_check && moves.is_empty() {
-            return -MATE + ply as i32;
+        if pv_node && s > alpha && s < beta {
+            s = -self.search(-beta, -alpha, new_depth, ply + 1, NodeKind::Pv);
         }
-        if self.options.store_qs && !repeated {
-            let bound = Bound::of_result(best, alpha_orig, beta);
-            self.tt.store(key, ply, best_move, best, 0, bound);
+        s
+    }
+
+    /// Teaches the histories a node's result when its best move is quiet:
+    /// a bonus for it, a malus for the quiet moves tried before it.
+    fn reward_quiet(
+        &mut self,
+        best: Move,
+        tried: &[(Move, PieceTo)],
+        ctx: QuietContext,
+        ply: usize,
+        depth: i32,
+        cut: bool,
+    ) {
+        if !self.pos.is_capture(best)
+            && let Some(pt) = self.piece_to(best)
+        {
+            self.h.update_quiet((best, pt), tried, ctx, ply, depth, cut);
         }
-        best
     }
 
     /// The static evaluation, through the thread's evaluation cache.
@@ -571,6 +523,26 @@ impl<'a> SearchThread<'a> {
             .piece_at(mv.from())
             .map(|p| PieceTo::new(p.index(), mv.to()))
     }
+}
+
+/// What a node knows once it is open and not yet decided (see
+/// `SearchThread::open_node`).
+struct Node {
+    /// The window after mate-distance pruning.
+    alpha: i32,
+    beta: i32,
+    /// The position's key, for the table store at the end.
+    key: u64,
+    /// What the table holds for it.
+    hit: TtHit,
+    /// The position repeats one on the path: its score depends on the path
+    /// and stays out of the table.
+    repeated: bool,
+    in_check: bool,
+    /// `None` in check.
+    static_eval: Option<i32>,
+    /// See `SearchThread::improving`.
+    improving: bool,
 }
 
 /// What a node is to the search, which decides what it may skip.

@@ -129,6 +129,41 @@ impl SearchThread<'_> {
     }
 }
 
+/// Late-move pruning at one node: past a number of moves that grows with
+/// the depth (halved when the position is not improving), quiet moves at
+/// depth 4 or less are not searched at all — except the general's own
+/// steps right after the opponent escaped a check. Its general is then in
+/// a net that a step of ours onto a file often closes (the generals may
+/// not face each other), the histories rarely rank such steps, and pruning
+/// f0e0 hid a mate in three until depth 10.
+pub(super) struct LateMovePruning {
+    /// Moves searched before pruning starts; `None` above depth 4.
+    limit: Option<usize>,
+    /// The opponent's last move escaped a check.
+    after_evasion: bool,
+}
+
+impl LateMovePruning {
+    pub(super) fn new(depth: i32, improving: bool, after_evasion: bool) -> LateMovePruning {
+        let limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
+        LateMovePruning {
+            limit: (depth <= 4).then_some(limit),
+            after_evasion,
+        }
+    }
+
+    /// Whether a late quiet move `mv`, after `searched` moves, is pruned.
+    /// The caller has checked that pruning applies at all (not a PV node,
+    /// not in check, a quiet move after the first, no mate against us).
+    pub(super) fn prunes(&self, pos: &Position, mv: Move, searched: usize) -> bool {
+        self.limit.is_some_and(|limit| searched >= limit)
+            && !(self.after_evasion
+                && pos
+                    .piece_at(mv.from())
+                    .is_some_and(|p| p.kind() == PieceKind::King))
+    }
+}
+
 /// Futility: whether a quiet move at low depth cannot lift the static
 /// evaluation near alpha.
 pub(super) fn futile(static_eval: i32, depth: i32, alpha: i32) -> bool {
