@@ -12,10 +12,12 @@ use board::{ByColor, Color, Move, Outcome, Position, Reason};
 
 use crossbeam_channel::{Receiver, TryRecvError};
 
-use crate::adjudication::adjudicate_scores;
+mod adjudication;
+
 use crate::child::{EngineProcess, SearchFailure};
 use crate::config::{DrawRule, EngineSpec, Protocol, ResignRule, TimeControl};
 use crate::openings::Opening;
+use adjudication::adjudicate_scores;
 
 /// The result of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,7 +6,6 @@
 //! The library holds everything; `main.rs` only calls [`cli::main`], and
 //! [`fuzzing`] lets the fuzz target check the configuration surface.
 
-mod adjudication;
 mod child;
 pub mod cli;
 mod config;

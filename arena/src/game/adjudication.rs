@@ -1,11 +1,13 @@
 //! Score adjudication: ending a game early when both engines' own scores
 //! agree, for some moves running, that one side is lost (`--resign`) or
 //! that the game is level (`--draw`). The rules of the game are judged
-//! elsewhere (`board`); this module only reads the engines' scores.
+//! elsewhere (`board`); this module only reads the engines' scores. It is
+//! a part of playing a game, so a child of `game`, whose result types it
+//! returns.
 
 use board::Position;
 
-use crate::game::{GameResult, GameSettings, Termination};
+use super::{GameResult, GameSettings, Termination};
 
 /// Score adjudication after a move: `scores[i]` is the mover's own score
 /// at ply i (`None` when it reported none).
