@@ -217,7 +217,11 @@ mod tests {
         assert!((worst.scale() - MAX_SCALE).abs() < 1e-9);
         // A mate score is not a trend.
         let mate = signals(&[("h2e2", 0), ("h2e2", -crate::score::MATE + 9)], (50, 100));
-        assert!((mate.scale() - 1.3 * 1.0 * 1.1).abs() < 1e-9, "{}", mate.scale());
+        assert!(
+            (mate.scale() - 1.3 * 1.0 * 1.1).abs() < 1e-9,
+            "{}",
+            mate.scale()
+        );
     }
 
     #[test]

@@ -152,8 +152,12 @@ fn stop_ends_a_many_threaded_search_at_once() {
         let t0 = Instant::now();
         e.handle().stop();
         let r = e.wait();
-        // Generous: four threads share two loaded cores here.
-        assert!(t0.elapsed() < Duration::from_secs(1), "{:?}", t0.elapsed());
+        // A hang or a thread that never polls would take forever; the
+        // latency itself is a measurement (docs/measurements.md, protocol
+        // latency), not a test. Four threads of a debug build share two
+        // cores here with whatever else runs: 1 s was once exceeded under
+        // two concurrent matches, so the bound only catches a stuck stop.
+        assert!(t0.elapsed() < Duration::from_secs(5), "{:?}", t0.elapsed());
         assert!(p.is_legal(r.best.expect("a move")));
         assert!(!e.handle().is_running());
     }
