@@ -73,12 +73,15 @@
 //! unconditionally, `Depth` replaces when deeper-or-equal or older. `Off`
 //! never stores and never hits.
 
-use std::alloc::Layout;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use board::{Move, Position};
 
 use crate::score::{Bound, Score, from_tt, to_tt};
+
+mod memory;
+
+use memory::Buckets;
 
 /// Which replacement scheme the table runs (bench comparisons).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -194,6 +197,15 @@ impl TtHit {
     }
 }
 
+/// A bucket: the two slots one key indexes, aligned to its own size so
+/// that it never straddles a cache line (the allocator only promises 16
+/// bytes, which would split every other bucket across two lines).
+#[derive(Debug, Default)]
+#[repr(C, align(32))]
+struct Bucket([Slot; 2]);
+
+const _: () = assert!(std::mem::size_of::<Bucket>() == BUCKET_BYTES);
+
 /// One lock-free slot: `check = key ^ data` and `data`.
 #[derive(Debug, Default)]
 struct Slot {
@@ -280,43 +292,14 @@ fn decode(data: u64, ply: usize) -> TtEntry {
     }
 }
 
-/// `n` empty slots (`n` > 0) in zeroed memory, or `None` when the system
-/// cannot give it.
-///
-/// Zeroed memory is what the OS hands out anyway: for a big block the
-/// allocator (`calloc`) maps fresh pages that the kernel zeroes when they
-/// are first touched, so even a 16 GB table is built in microseconds and
-/// its pages are paid for as the search reaches them. Building the slots
-/// one by one instead touched every page before `readyok` (8.5 s for
-/// 4 GB).
-fn zeroed_slots(n: usize) -> Option<Vec<Slot>> {
-    let layout = Layout::array::<Slot>(n).ok()?;
-    if layout.size() == 0 {
-        return None;
-    }
-    // SAFETY: the layout's size is not zero (checked above), as
-    // `alloc_zeroed` requires.
-    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<Slot>();
-    if ptr.is_null() {
-        return None;
-    }
-    // SAFETY: `ptr` comes from the global allocator with the layout of
-    // `[Slot; n]`, which is the layout a `Vec<Slot>` of capacity `n` frees
-    // with; all `n` slots are initialised, because a slot is two
-    // `AtomicU64`s (same representation as `u64`), for which all-zero bytes
-    // are the valid value 0, i.e. an empty slot, as `Slot::default()`.
-    Some(unsafe { Vec::from_raw_parts(ptr, n, n) })
-}
-
 /// The shared hash table. `Sync`: every slot is a pair of atomics.
 #[derive(Debug)]
 pub struct TranspositionTable {
-    slots: Vec<Slot>,
-    /// Buckets minus one (a bucket is two slots).
+    buckets: Buckets,
+    /// Buckets minus one.
     mask: u64,
     generation: AtomicU8,
     policy: TtPolicy,
-    mb: usize,
 }
 
 /// The table size a new engine starts with, in MB.
@@ -361,25 +344,29 @@ impl TranspositionTable {
             return None;
         }
         let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
-        let slots = zeroed_slots(buckets.checked_mul(2)?)?;
         Some(TranspositionTable {
-            slots,
+            buckets: Buckets::zeroed(buckets)?,
             mask: buckets as u64 - 1,
             generation: AtomicU8::new(0),
             policy,
-            mb,
         })
     }
 
-    /// The size asked for, in MB.
+    /// The size allocated, in MB: the size asked for rounded down to a
+    /// power of two of buckets (so 100 MB gives 64).
     pub fn size_mb(&self) -> usize {
-        self.mb
+        (self.buckets.len() * BUCKET_BYTES) >> 20
     }
 
     /// Number of buckets.
     #[cfg(test)]
     pub fn buckets(&self) -> usize {
-        self.slots.len() / 2
+        self.buckets.len()
+    }
+
+    /// Every slot, bucket by bucket.
+    fn slots(&self) -> impl Iterator<Item = &Slot> {
+        self.buckets.iter().flat_map(|b| &b.0)
     }
 
     /// The replacement policy.
@@ -389,7 +376,7 @@ impl TranspositionTable {
 
     /// Empties every slot and resets the generation.
     pub fn clear(&self) {
-        for s in &self.slots {
+        for s in self.slots() {
             s.clear();
         }
         self.generation.store(0, Ordering::Relaxed);
@@ -410,13 +397,11 @@ impl TranspositionTable {
     #[inline]
     fn bucket(&self, key: u64) -> &[Slot] {
         match self.policy {
-            TtPolicy::TwoTier => {
-                let i = (key & self.mask) as usize * 2;
-                &self.slots[i..i + 2]
-            }
+            TtPolicy::TwoTier => &self.buckets[(key & self.mask) as usize].0,
             _ => {
                 let i = (key & (self.mask << 1 | 1)) as usize;
-                &self.slots[i..=i]
+                let b = &self.buckets[i >> 1].0;
+                &b[i & 1..=i & 1]
             }
         }
     }
@@ -494,10 +479,11 @@ impl TranspositionTable {
     /// Occupancy by the current generation, per mille, sampled over the
     /// first 1000 slots.
     pub fn hashfull(&self) -> u32 {
-        let n = self.slots.len().min(1000);
+        let n = (self.buckets.len() * 2).min(1000);
         let generation = self.generation();
-        let used = self.slots[..n]
-            .iter()
+        let used = self
+            .slots()
+            .take(n)
             .filter(|s| {
                 let d = s.data.load(Ordering::Relaxed);
                 bound_bits(d) != 0 && gen_of(d) == generation

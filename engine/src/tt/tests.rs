@@ -148,8 +148,14 @@ fn older_generation_loses_priority_and_hashfull_counts_current() {
 fn a_new_table_is_empty_and_usable_everywhere() {
     let t = TranspositionTable::new(2);
     assert_eq!(t.buckets(), 2 * (1 << 20) / BUCKET_BYTES);
-    assert_eq!(t.slots.len(), 2 * t.buckets());
-    assert!(t.slots.iter().all(|s| s.raw() == (0, 0)));
+    assert_eq!(t.slots().count(), 2 * t.buckets());
+    assert!(t.slots().all(|s| s.raw() == (0, 0)));
+    // Every bucket sits inside one cache line, and the size is reported
+    // as allocated.
+    assert_eq!(t.buckets.as_ptr() as usize % BUCKET_BYTES, 0);
+    assert_eq!(t.size_mb(), 2);
+    assert_eq!(TranspositionTable::new(100).size_mb(), 64);
+    assert_eq!(TranspositionTable::new(3).size_mb(), 2);
     assert_eq!(t.hashfull(), 0);
     // The first and the last bucket take entries.
     let last = t.mask;

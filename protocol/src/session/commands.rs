@@ -61,6 +61,10 @@ impl Session {
                     self.diag(&format!(
                         "hash size {mb} MB refused ({e}); keeping {old_hash} MB"
                     ));
+                } else if self.engine.hash_mb() != mb {
+                    // The table has a power-of-two number of buckets.
+                    let got = self.engine.hash_mb();
+                    self.diag(&format!("hash size {mb} MB: {got} MB allocated"));
                 }
             }
             Some(Action::SetThreads(n)) => {
