@@ -5,7 +5,12 @@
 //! number and every (position on the line, occupancy) pair has its answer in
 //! a table. Leapers with a blocking point (horse leg, elephant eye) are
 //! looked up by square and the 4-bit occupancy of the four blocking points.
+//!
+//! The tables are plain `u128` because `const` construction cannot use the
+//! operators of [`Bitboard`]; every function here takes and returns
+//! `Bitboard`, converting at the lookup, so the raw bits stay in this file.
 
+use crate::bitboard::Bitboard;
 use crate::types::{Color, Square};
 
 /// A bit mask over one line: bit `i` is the `i`-th point of the rank or file.
@@ -92,10 +97,10 @@ const FILE_A: u128 = {
     b
 };
 
-/// The occupancy of `sq`'s rank as a 9-bit line mask.
+/// The occupancy of rank `rank` as a 9-bit line mask (bit = file).
 #[inline]
-pub(crate) fn rank_occupancy(occ: u128, rank: usize) -> usize {
-    (occ >> (rank * 9)) as usize & 0x1ff
+pub(crate) fn rank_occupancy(occ: Bitboard, rank: usize) -> usize {
+    (occ.0 >> (rank * 9)) as usize & 0x1ff
 }
 
 /// Which of the three line tables to read.
@@ -112,7 +117,7 @@ pub(crate) enum Line {
 /// The squares a line piece on `sq` reaches, given the occupancy of the
 /// whole board (`occ`) and of `sq`'s file as a 10-bit mask (`file_occ`).
 #[inline]
-pub(crate) fn line_attacks(line: Line, sq: Square, occ: u128, file_occ: usize) -> u128 {
+pub(crate) fn line_attacks(line: Line, sq: Square, occ: Bitboard, file_occ: usize) -> Bitboard {
     let f = sq.file().index();
     let r = sq.rank().index();
     let ro = rank_occupancy(occ, r);
@@ -121,7 +126,7 @@ pub(crate) fn line_attacks(line: Line, sq: Square, occ: u128, file_occ: usize) -
         Line::Rook => (RANK.rook[f][ro], FILE.rook[r][file_occ]),
         Line::Cannon => (RANK.cannon[f][ro], FILE.cannon[r][file_occ]),
     };
-    (u128::from(rank_mask) << (r * 9)) | (FILE_SPREAD[file_mask as usize] << f)
+    Bitboard::from_bits((u128::from(rank_mask) << (r * 9)) | (FILE_SPREAD[file_mask as usize] << f))
 }
 
 const fn sq_bit(file: i32, rank: i32) -> u128 {
@@ -163,8 +168,9 @@ static DIAG_NEIGHBOURS: [[u8; 4]; 90] = neighbours(DIAG);
 
 /// A 4-bit mask of which of the four given neighbours of `sq` are occupied.
 #[inline]
-fn block_mask(table: &[[u8; 4]; 90], sq: Square, occ: u128) -> usize {
+fn block_mask(table: &[[u8; 4]; 90], sq: Square, occ: Bitboard) -> usize {
     let n = &table[sq.index()];
+    let occ = occ.0;
     ((occ >> n[0]) as usize & 1)
         | (((occ >> n[1]) as usize & 1) << 1)
         | (((occ >> n[2]) as usize & 1) << 2)
@@ -325,44 +331,44 @@ static PAWN_ATTACKERS: [[u128; 90]; 2] = {
 
 /// Horse targets from `sq` on a board with occupancy `occ`.
 #[inline]
-pub(crate) fn knight_moves(sq: Square, occ: u128) -> u128 {
-    KNIGHT_MOVES[sq.index()][block_mask(&ORTHO_NEIGHBOURS, sq, occ)]
+pub(crate) fn knight_moves(sq: Square, occ: Bitboard) -> Bitboard {
+    Bitboard::from_bits(KNIGHT_MOVES[sq.index()][block_mask(&ORTHO_NEIGHBOURS, sq, occ)])
 }
 
 /// Squares from which a horse would attack `sq` on a board with occupancy `occ`.
 #[inline]
-pub(crate) fn knight_attackers(sq: Square, occ: u128) -> u128 {
-    KNIGHT_ATTACKERS[sq.index()][block_mask(&DIAG_NEIGHBOURS, sq, occ)]
+pub(crate) fn knight_attackers(sq: Square, occ: Bitboard) -> Bitboard {
+    Bitboard::from_bits(KNIGHT_ATTACKERS[sq.index()][block_mask(&DIAG_NEIGHBOURS, sq, occ)])
 }
 
 /// Elephant targets from `sq` on a board with occupancy `occ`.
 #[inline]
-pub(crate) fn bishop_moves(sq: Square, occ: u128) -> u128 {
-    BISHOP_MOVES[sq.index()][block_mask(&DIAG_NEIGHBOURS, sq, occ)]
+pub(crate) fn bishop_moves(sq: Square, occ: Bitboard) -> Bitboard {
+    Bitboard::from_bits(BISHOP_MOVES[sq.index()][block_mask(&DIAG_NEIGHBOURS, sq, occ)])
 }
 
 /// Advisor targets from `sq` (inside the palace).
 #[inline]
-pub(crate) fn advisor_moves(sq: Square) -> u128 {
-    ADVISOR_MOVES[sq.index()]
+pub(crate) fn advisor_moves(sq: Square) -> Bitboard {
+    Bitboard::from_bits(ADVISOR_MOVES[sq.index()])
 }
 
 /// General targets from `sq` (inside the palace; facing is checked elsewhere).
 #[inline]
-pub(crate) fn king_moves(sq: Square) -> u128 {
-    KING_MOVES[sq.index()]
+pub(crate) fn king_moves(sq: Square) -> Bitboard {
+    Bitboard::from_bits(KING_MOVES[sq.index()])
 }
 
 /// Soldier targets of `color` from `sq`.
 #[inline]
-pub(crate) fn pawn_moves(color: Color, sq: Square) -> u128 {
-    PAWN_MOVES[color.index()][sq.index()]
+pub(crate) fn pawn_moves(color: Color, sq: Square) -> Bitboard {
+    Bitboard::from_bits(PAWN_MOVES[color.index()][sq.index()])
 }
 
 /// Squares from which a soldier of `color` attacks `sq`.
 #[inline]
-pub(crate) fn pawn_attackers(color: Color, sq: Square) -> u128 {
-    PAWN_ATTACKERS[color.index()][sq.index()]
+pub(crate) fn pawn_attackers(color: Color, sq: Square) -> Bitboard {
+    Bitboard::from_bits(PAWN_ATTACKERS[color.index()][sq.index()])
 }
 
 /// `BETWEEN[a][b]`: the squares strictly between two squares of one rank or
@@ -393,14 +399,14 @@ static BETWEEN: [[u128; 90]; 90] = {
 
 /// The squares strictly between `a` and `b` when they share a rank or file.
 #[inline]
-pub(crate) fn between(a: Square, b: Square) -> u128 {
-    BETWEEN[a.index()][b.index()]
+pub(crate) fn between(a: Square, b: Square) -> Bitboard {
+    Bitboard::from_bits(BETWEEN[a.index()][b.index()])
 }
 
 /// The same as [`line_attacks`], as the raw rank mask (bit = file) and
 /// file mask (bit = rank), for counting without building bitboards.
 #[inline]
-pub(crate) fn line_masks(line: Line, sq: Square, occ: u128, file_occ: usize) -> (u16, u16) {
+pub(crate) fn line_masks(line: Line, sq: Square, occ: Bitboard, file_occ: usize) -> (u16, u16) {
     let f = sq.file().index();
     let r = sq.rank().index();
     let ro = rank_occupancy(occ, r);
@@ -414,8 +420,8 @@ pub(crate) fn line_masks(line: Line, sq: Square, occ: u128, file_occ: usize) -> 
 /// The bits of `set` on `sq`'s file as a 10-bit mask (bit = rank),
 /// gathered one rank at a time; `set` is expected to be sparse.
 #[inline]
-pub(crate) fn file_bits(set: u128, sq: Square) -> usize {
-    let mut col = (set >> sq.file().index()) & FILE_A;
+pub(crate) fn file_bits(set: Bitboard, sq: Square) -> usize {
+    let mut col = (set.0 >> sq.file().index()) & FILE_A;
     let mut m = 0;
     while col != 0 {
         m |= 1 << (col.trailing_zeros() / 9);
@@ -427,8 +433,8 @@ pub(crate) fn file_bits(set: u128, sq: Square) -> usize {
 /// The bits of `occ` on file `file` as a 10-bit mask (bit = rank), taken
 /// one rank at a time without branches (a full file holds ten pieces).
 #[inline]
-pub(crate) fn file_mask(occ: u128, file: usize) -> u16 {
-    let col = occ >> file;
+pub(crate) fn file_mask(occ: Bitboard, file: usize) -> u16 {
+    let col = occ.0 >> file;
     let mut m = 0;
     let mut r = 0;
     while r < 10 {
@@ -441,13 +447,16 @@ pub(crate) fn file_mask(occ: u128, file: usize) -> u16 {
 /// The diagonal neighbours of `sq` that are the leg of a horse in `horses`
 /// aiming at `sq`: the points whose emptying would let such a horse attack.
 #[inline]
-pub(crate) fn horse_legs_towards(sq: Square, horses: u128) -> u128 {
-    let mut legs = 0;
+pub(crate) fn horse_legs_towards(sq: Square, horses: Bitboard) -> Bitboard {
+    let mut legs = Bitboard::EMPTY;
     for (i, &n) in DIAG_NEIGHBOURS[sq.index()].iter().enumerate() {
         // The attackers through leg `i` are those of the table entry where
         // only the other three legs are blocked.
-        if n < 90 && KNIGHT_ATTACKERS[sq.index()][0b1111 & !(1 << i)] & horses != 0 {
-            legs |= 1u128 << n;
+        if n < 90
+            && Bitboard::from_bits(KNIGHT_ATTACKERS[sq.index()][0b1111 & !(1 << i)])
+                .intersects(horses)
+        {
+            legs = legs.with(Square::from_bit(u32::from(n)));
         }
     }
     legs
@@ -461,44 +470,45 @@ mod tests {
         s.parse().unwrap()
     }
 
-    fn squares(mut b: u128) -> Vec<String> {
-        let mut v = Vec::new();
-        while b != 0 {
-            v.push(
-                Square::from_index(b.trailing_zeros() as usize)
-                    .unwrap()
-                    .to_string(),
-            );
-            b &= b - 1;
-        }
+    fn squares(b: Bitboard) -> Vec<String> {
+        let mut v: Vec<String> = b.map(|s| s.to_string()).collect();
         v.sort();
         v
     }
 
     #[test]
     fn knight_legs() {
-        assert_eq!(squares(knight_moves(sq("b0"), 0)), ["a2", "c2", "d1"]);
+        assert_eq!(
+            squares(knight_moves(sq("b0"), Bitboard::EMPTY)),
+            ["a2", "c2", "d1"]
+        );
         // Leg at b1 blocks the two forward jumps.
         assert_eq!(
-            squares(knight_moves(sq("b0"), 1u128 << sq("b1").index())),
+            squares(knight_moves(sq("b0"), Bitboard::from_square(sq("b1")))),
             ["d1"]
         );
         // Attackers of e0 with the e1-d1 region empty.
         assert_eq!(
-            squares(knight_attackers(sq("e0"), 0)),
+            squares(knight_attackers(sq("e0"), Bitboard::EMPTY)),
             ["c1", "d2", "f2", "g1"]
         );
     }
 
     #[test]
     fn bishops_stay_home() {
-        assert_eq!(squares(bishop_moves(sq("c4"), 0)), ["a2", "e2"]);
-        assert_eq!(squares(bishop_moves(sq("c5"), 0)), ["a7", "e7"]);
+        assert_eq!(
+            squares(bishop_moves(sq("c4"), Bitboard::EMPTY)),
+            ["a2", "e2"]
+        );
+        assert_eq!(
+            squares(bishop_moves(sq("c5"), Bitboard::EMPTY)),
+            ["a7", "e7"]
+        );
     }
 
     #[test]
     fn lines() {
-        let occ = (1u128 << sq("e3").index()) | (1u128 << sq("e6").index());
+        let occ = Bitboard::from_square(sq("e3")).with(sq("e6"));
         let fo = file_bits(occ, sq("e0"));
         assert_eq!(
             squares(line_attacks(Line::Cannon, sq("e0"), occ, fo)),

@@ -15,19 +15,19 @@ use crate::types::{File, Rank, Square};
 /// The occupancy of `file` as a 10-bit mask, bit `r` for rank `r`.
 #[inline]
 pub fn file_occupancy(occ: Bitboard, file: File) -> u16 {
-    attacks::file_mask(occ.0, file.index())
+    attacks::file_mask(occ, file.index())
 }
 
 /// The occupancy of `rank` as a 9-bit mask, bit `f` for file `f`.
 #[inline]
 pub fn rank_occupancy(occ: Bitboard, rank: Rank) -> u16 {
     // Nine bits: the cast keeps all of them.
-    attacks::rank_occupancy(occ.0, rank.index()) as u16
+    attacks::rank_occupancy(occ, rank.index()) as u16
 }
 
 fn line(line: Line, sq: Square, occ: Bitboard) -> Bitboard {
     let file_occ = usize::from(file_occupancy(occ, sq.file()));
-    Bitboard(attacks::line_attacks(line, sq, occ.0, file_occ))
+    attacks::line_attacks(line, sq, occ, file_occ)
 }
 
 /// The squares a chariot on `sq` attacks: every empty square up to the
@@ -56,14 +56,14 @@ pub fn cannon_hops(sq: Square, occ: Bitboard) -> Bitboard {
 /// it passes) must be empty; targets of either colour are included.
 #[inline]
 pub fn knight_moves(sq: Square, occ: Bitboard) -> Bitboard {
-    Bitboard(attacks::knight_moves(sq, occ.0))
+    attacks::knight_moves(sq, occ)
 }
 
 /// The squares strictly between `a` and `b` when they share a rank or a
 /// file; empty otherwise (and for neighbours).
 #[inline]
 pub fn between(a: Square, b: Square) -> Bitboard {
-    Bitboard(attacks::between(a, b))
+    attacks::between(a, b)
 }
 
 #[cfg(test)]

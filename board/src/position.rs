@@ -50,8 +50,8 @@ pub struct State {
 #[derive(Clone)]
 pub struct Position {
     board: [Option<Piece>; 90],
-    by_color: [u128; 2],
-    by_piece: [[u128; 7]; 2],
+    by_color: [Bitboard; 2],
+    by_piece: [[Bitboard; 7]; 2],
     /// Occupancy of each file as a 10-bit mask (bit = rank), kept so that
     /// file lookups need no bit gathering.
     file_occ: [u16; 9],
@@ -115,8 +115,8 @@ impl Position {
         setup.validate_placement()?;
         let mut pos = Position {
             board: [None; 90],
-            by_color: [0; 2],
-            by_piece: [[0; 7]; 2],
+            by_color: [Bitboard::EMPTY; 2],
+            by_piece: [[Bitboard::EMPTY; 7]; 2],
             file_occ: [0; 9],
             file_occ_by: [[0; 9]; 2],
             // Placeholders: toggling the setup's generals in sets both.
@@ -198,7 +198,7 @@ impl Position {
     /// the key in step. The single place the placement changes.
     #[inline]
     fn toggle(&mut self, p: Piece, sq: Square) {
-        let bit = 1u128 << sq.index();
+        let bit = Bitboard::from_square(sq);
         let (c, k) = (p.color().index(), p.kind().index());
         self.by_color[c] ^= bit;
         self.by_piece[c][k] ^= bit;
@@ -230,19 +230,19 @@ impl Position {
     /// The squares of `color`'s pieces of `kind`.
     #[inline]
     pub fn pieces(&self, color: Color, kind: PieceKind) -> Bitboard {
-        Bitboard(self.by_piece[color.index()][kind.index()])
+        self.by_piece[color.index()][kind.index()]
     }
 
     /// The squares of all `color`'s pieces.
     #[inline]
     pub fn occupied_by(&self, color: Color) -> Bitboard {
-        Bitboard(self.by_color[color.index()])
+        self.by_color[color.index()]
     }
 
     /// Every occupied square.
     #[inline]
     pub fn occupied(&self) -> Bitboard {
-        Bitboard(self.by_color[0] | self.by_color[1])
+        self.by_color[0] | self.by_color[1]
     }
 
     /// Where `color`'s general stands.
@@ -337,25 +337,25 @@ impl Position {
     /// holding `by`'s own piece: whether it is protected). On the other
     /// general's square this includes the flying-general rule.
     pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
-        let occ = self.by_color[0] | self.by_color[1];
+        let occ = self.occupied();
         let file_occ = self.file_occ[sq.file().index()] as usize;
         if sq == self.kings[(!by).index()] {
-            return self.attacked_in(sq, by, occ, file_occ, 0);
+            return self.attacked_in(sq, by, occ, file_occ, Bitboard::EMPTY);
         }
         // Elsewhere the general attacks only its neighbours in the palace
         // (not along the file: leave it out of the check test's line
         // attackers), and advisors and elephants count (they never reach
         // the other general, so the check test leaves them out).
         let king = self.kings[by.index()];
-        let bit = 1u128 << sq.index();
-        self.attacked_in(sq, by, occ, file_occ, 1u128 << king.index())
-            || attacks::king_moves(king) & bit != 0
+        let target = Bitboard::from_square(sq);
+        self.attacked_in(sq, by, occ, file_occ, Bitboard::from_square(king))
+            || attacks::king_moves(king).intersects(target)
             || self
                 .pieces(by, PieceKind::Advisor)
-                .any(|a| attacks::advisor_moves(a) & bit != 0)
+                .any(|a| attacks::advisor_moves(a).intersects(target))
             || self
                 .pieces(by, PieceKind::Bishop)
-                .any(|b| attacks::bishop_moves(b, occ) & bit != 0)
+                .any(|b| attacks::bishop_moves(b, occ).intersects(target))
     }
 
     /// Attack test on a hypothetical board: `occ` is the occupancy,
@@ -367,25 +367,27 @@ impl Position {
         &self,
         sq: Square,
         by: Color,
-        occ: u128,
+        occ: Bitboard,
         file_occ: usize,
-        removed: u128,
+        removed: Bitboard,
     ) -> bool {
         let theirs = &self.by_piece[by.index()];
-        let live = !removed;
-        let rooks = (theirs[PieceKind::Rook.index()] | theirs[PieceKind::King.index()]) & live;
-        if attacks::line_attacks(Line::Rook, sq, occ, file_occ) & rooks != 0 {
+        let rooks =
+            (theirs[PieceKind::Rook.index()] | theirs[PieceKind::King.index()]).minus(removed);
+        if attacks::line_attacks(Line::Rook, sq, occ, file_occ).intersects(rooks) {
             return true;
         }
-        let cannons = theirs[PieceKind::Cannon.index()] & live;
-        if cannons != 0 && attacks::line_attacks(Line::Cannon, sq, occ, file_occ) & cannons != 0 {
+        let cannons = theirs[PieceKind::Cannon.index()].minus(removed);
+        if cannons.is_nonempty()
+            && attacks::line_attacks(Line::Cannon, sq, occ, file_occ).intersects(cannons)
+        {
             return true;
         }
-        let knights = theirs[PieceKind::Knight.index()] & live;
-        if knights != 0 && attacks::knight_attackers(sq, occ) & knights != 0 {
+        let knights = theirs[PieceKind::Knight.index()].minus(removed);
+        if knights.is_nonempty() && attacks::knight_attackers(sq, occ).intersects(knights) {
             return true;
         }
-        attacks::pawn_attackers(by, sq) & theirs[PieceKind::Pawn.index()] & live != 0
+        attacks::pawn_attackers(by, sq).intersects(theirs[PieceKind::Pawn.index()].minus(removed))
     }
 
     /// Whether legal move `m` captures.

@@ -13,7 +13,7 @@ impl Position {
     /// The squares a piece of kind `p` on `from` could move to if there were
     /// no general to protect (own pieces excluded).
     #[inline]
-    fn pseudo_targets(&self, p: Piece, from: Square, occ: u128) -> u128 {
+    fn pseudo_targets(&self, p: Piece, from: Square, occ: Bitboard) -> Bitboard {
         let own = self.by_color[p.color().index()];
         let theirs = self.by_color[(!p.color()).index()];
         let fo = self.file_occ[from.file().index()] as usize;
@@ -29,16 +29,14 @@ impl Position {
             }
             PieceKind::Pawn => attacks::pawn_moves(p.color(), from),
         };
-        t & !own
+        t.minus(own)
     }
 
     /// Whether moving `p` from `from` to `to` leaves the mover's general safe.
     #[inline]
     fn king_safe_after(&self, p: Piece, from: Square, to: Square) -> bool {
         let us = p.color();
-        let from_bit = 1u128 << from.index();
-        let to_bit = 1u128 << to.index();
-        let occ = ((self.by_color[0] | self.by_color[1]) & !from_bit) | to_bit;
+        let occ = self.occupied().without(from).with(to);
         let ksq = if p.kind() == PieceKind::King {
             to
         } else {
@@ -52,7 +50,7 @@ impl Position {
         if to.file().index() == kf {
             fo |= 1 << to.rank().index();
         }
-        !self.attacked_in(ksq, !us, occ, fo as usize, to_bit)
+        !self.attacked_in(ksq, !us, occ, fo as usize, Bitboard::from_square(to))
     }
 
     /// The squares a move must touch to need a full king-safety test,
@@ -70,35 +68,35 @@ impl Position {
     /// Moves touching neither mask are legal when the general is not in
     /// check; the rest are tested one by one.
     #[inline]
-    fn exposure_masks(&self, us: Color) -> (u128, u128) {
+    fn exposure_masks(&self, us: Color) -> (Bitboard, Bitboard) {
         let them = &self.by_piece[(!us).index()];
         let ksq = self.kings[us.index()];
-        let occ = self.by_color[0] | self.by_color[1];
+        let occ = self.occupied();
         let fo = self.file_occ[ksq.file().index()] as usize;
         let first = attacks::line_attacks(Line::Rook, ksq, occ, fo) & occ;
         let second = attacks::line_attacks(Line::Cannon, ksq, occ, fo);
         let rooks = them[PieceKind::Rook.index()] | them[PieceKind::King.index()];
         let cannons = them[PieceKind::Cannon.index()];
-        let mut from_mask = 0;
-        let mut to_mask = 0;
-        for sq in Bitboard(second & rooks) {
+        let mut from_mask = Bitboard::EMPTY;
+        let mut to_mask = Bitboard::EMPTY;
+        for sq in second & rooks {
             from_mask |= attacks::between(ksq, sq) & occ;
         }
-        for sq in Bitboard(first & cannons) {
+        for sq in first & cannons {
             to_mask |= attacks::between(ksq, sq);
         }
-        if cannons != 0 {
+        if cannons.is_nonempty() {
             // Third pieces along the rays: the second blockers once the
             // first ones are gone.
-            let occ2 = occ & !first;
+            let occ2 = occ.minus(first);
             let fo2 = fo & !(attacks::file_bits(first, ksq));
             let third = attacks::line_attacks(Line::Cannon, ksq, occ2, fo2);
-            for sq in Bitboard(third & cannons) {
+            for sq in third & cannons {
                 from_mask |= attacks::between(ksq, sq) & occ;
             }
         }
         let horses = them[PieceKind::Knight.index()];
-        if horses != 0 {
+        if horses.is_nonempty() {
             from_mask |= attacks::horse_legs_towards(ksq, horses);
         }
         (from_mask, to_mask)
@@ -110,20 +108,23 @@ impl Position {
     #[inline]
     fn generate<S: MoveSink>(&self, captures_only: bool, sink: &mut S) {
         let us = self.side;
-        let occ = self.by_color[0] | self.by_color[1];
+        let occ = self.occupied();
         let theirs = self.by_color[(!us).index()];
         let (from_mask, to_mask) = self.exposure_masks(us);
         let in_check = self.state.in_check;
-        let mask = if captures_only { theirs } else { !0 };
+        let mask = if captures_only {
+            theirs
+        } else {
+            Bitboard::FULL
+        };
         for kind in PieceKind::ALL {
             let p = Piece::new(us, kind);
-            for from in Bitboard(self.by_piece[us.index()][kind.index()]) {
+            for from in self.by_piece[us.index()][kind.index()] {
                 let targets = self.pseudo_targets(p, from, occ) & mask;
-                let test_all =
-                    in_check || kind == PieceKind::King || from_mask >> from.index() & 1 != 0;
+                let test_all = in_check || kind == PieceKind::King || from_mask.contains(from);
                 let risky = if test_all { targets } else { targets & to_mask };
-                sink.add_all(from, targets & !risky);
-                for to in Bitboard(risky) {
+                sink.add_all(from, targets.minus(risky));
+                for to in risky {
                     if self.king_safe_after(p, from, to) {
                         sink.add(from, to);
                     }
@@ -142,25 +143,25 @@ impl Position {
     pub fn count_legal_moves(&self) -> usize {
         let us = self.side;
         let (from_mask, to_mask) = self.exposure_masks(us);
-        if self.state.in_check || to_mask != 0 {
+        if self.state.in_check || to_mask.is_nonempty() {
             let mut n = MoveCount(0);
             self.generate(false, &mut n);
             return n.0;
         }
-        let occ = self.by_color[0] | self.by_color[1];
+        let occ = self.occupied();
         let own = self.by_color[us.index()];
         let theirs = self.by_color[(!us).index()];
         let mine = &self.by_piece[us.index()];
         let special = from_mask | mine[PieceKind::King.index()];
         let mut n = 0u32;
-        for sq in Bitboard(mine[PieceKind::Rook.index()] & !special) {
+        for sq in mine[PieceKind::Rook.index()].minus(special) {
             let (f, r) = (sq.file().index(), sq.rank().index());
             let (rank, file) = attacks::line_masks(Line::Rook, sq, occ, self.file_occ[f] as usize);
             let own_rank = attacks::rank_occupancy(own, r) as u16;
             n += (rank & !own_rank).count_ones()
                 + (file & !self.file_occ_by[us.index()][f]).count_ones();
         }
-        for sq in Bitboard(mine[PieceKind::Cannon.index()] & !special) {
+        for sq in mine[PieceKind::Cannon.index()].minus(special) {
             let (f, r) = (sq.file().index(), sq.rank().index());
             let fo = self.file_occ[f] as usize;
             let (rank, file) = attacks::line_masks(Line::Slide, sq, occ, fo);
@@ -171,22 +172,22 @@ impl Position {
                 + (rank_hit & their_rank).count_ones()
                 + (file_hit & self.file_occ_by[(!us).index()][f]).count_ones();
         }
-        for sq in Bitboard(mine[PieceKind::Knight.index()] & !special) {
-            n += (attacks::knight_moves(sq, occ) & !own).count_ones();
+        for sq in mine[PieceKind::Knight.index()].minus(special) {
+            n += attacks::knight_moves(sq, occ).minus(own).count();
         }
-        for sq in Bitboard(mine[PieceKind::Bishop.index()] & !special) {
-            n += (attacks::bishop_moves(sq, occ) & !own).count_ones();
+        for sq in mine[PieceKind::Bishop.index()].minus(special) {
+            n += attacks::bishop_moves(sq, occ).minus(own).count();
         }
-        for sq in Bitboard(mine[PieceKind::Advisor.index()] & !special) {
-            n += (attacks::advisor_moves(sq) & !own).count_ones();
+        for sq in mine[PieceKind::Advisor.index()].minus(special) {
+            n += attacks::advisor_moves(sq).minus(own).count();
         }
-        for sq in Bitboard(mine[PieceKind::Pawn.index()] & !special) {
-            n += (attacks::pawn_moves(us, sq) & !own).count_ones();
+        for sq in mine[PieceKind::Pawn.index()].minus(special) {
+            n += attacks::pawn_moves(us, sq).minus(own).count();
         }
         let mut rest = MoveCount(n as usize);
-        for sq in Bitboard(own & special) {
+        for sq in own & special {
             if let Some(p) = self.board[sq.index()] {
-                for to in Bitboard(self.pseudo_targets(p, sq, occ)) {
+                for to in self.pseudo_targets(p, sq, occ) {
                     if self.king_safe_after(p, sq, to) {
                         rest.add(sq, to);
                     }
@@ -224,8 +225,8 @@ impl Position {
         if p.color() != self.side {
             return false;
         }
-        let occ = self.by_color[0] | self.by_color[1];
-        self.pseudo_targets(p, m.from(), occ) >> m.to().index() & 1 != 0
+        self.pseudo_targets(p, m.from(), self.occupied())
+            .contains(m.to())
             && self.king_safe_after(p, m.from(), m.to())
     }
 
@@ -303,8 +304,8 @@ trait MoveSink {
     /// One legal move.
     fn add(&mut self, from: Square, to: Square);
     /// A legal move from `from` to every square of `targets`.
-    fn add_all(&mut self, from: Square, targets: u128) {
-        for to in Bitboard(targets) {
+    fn add_all(&mut self, from: Square, targets: Bitboard) {
+        for to in targets {
             self.add(from, to);
         }
     }
@@ -330,7 +331,7 @@ impl MoveSink for MoveCount {
         self.0 += 1;
     }
     #[inline]
-    fn add_all(&mut self, _from: Square, targets: u128) {
-        self.0 += targets.count_ones() as usize;
+    fn add_all(&mut self, _from: Square, targets: Bitboard) {
+        self.0 += targets.count() as usize;
     }
 }
