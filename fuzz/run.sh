@@ -29,7 +29,7 @@ for t in $targets; do
     # A protocol input is up to 64 lines and each starts a whole session:
     # longer inputs spread that cost over more lines.
     case $t in
-        protocol) len=-max_len=2048 ;;
+        protocol) len="-max_len=2048 -len_control=0" ;;
         *) len= ;;
     esac
     # -rss_limit_mb: a whole session (hash table, book, network) per input.

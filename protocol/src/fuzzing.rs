@@ -15,6 +15,8 @@ use crate::notation::Notation;
 use crate::output::Output;
 use crate::session::{Input, Session};
 
+pub mod lines;
+
 /// Positions the move-text and book targets try their input against: the
 /// start, a middle game, an endgame with Black to move, and a check.
 pub const POSITIONS: &[&str] = &[
