@@ -25,9 +25,6 @@ pub(super) struct RootMove {
     pub(super) prev_score: i32,
     /// The line the score belongs to, starting with `mv`.
     pub(super) pv: Vec<Move>,
-    /// Nodes this thread spent on the move in the current iteration
-    /// (aspiration re-searches included), for the time signals.
-    nodes: u64,
 }
 
 /// First aspiration half-window, centipawns.
@@ -42,7 +39,6 @@ impl RootMove {
             score: -INFINITE,
             prev_score: -INFINITE,
             pv: vec![mv],
-            nodes: 0,
         }
     }
 
@@ -137,7 +133,6 @@ impl SearchThread<'_> {
             self.may_stop = depth > 1 || !self.is_main();
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.settled_score();
-                rm.nodes = 0;
             }
             for pv_idx in 0..multipv {
                 self.seldepth = 0;
@@ -150,10 +145,6 @@ impl SearchThread<'_> {
                 break;
             }
             completed = depth;
-            let best = &self.root_moves[0];
-            let all_nodes = self.root_moves.iter().map(|rm| rm.nodes).sum();
-            self.signals
-                .record(best.mv, best.score, best.nodes, all_nodes);
             for pv_idx in 0..multipv {
                 on_event(Event::Iteration(self.report(depth, pv_idx)));
             }
@@ -213,7 +204,7 @@ impl SearchThread<'_> {
             return true;
         }
         self.budget
-            .scaled_soft(self.limits, &self.signals)
+            .soft
             .is_some_and(|soft| self.clock_elapsed() >= soft)
     }
 
@@ -292,7 +283,6 @@ impl SearchThread<'_> {
                 (beta - head_start).max(-INFINITE + 1),
             );
             self.moved[0] = self.piece_to(mv);
-            let nodes_before = self.nodes;
             self.make(mv);
             let gives_check = self.pos.in_check();
             let new_depth = depth - 1 + i32::from(gives_check);
@@ -319,7 +309,6 @@ impl SearchThread<'_> {
                 score
             };
             self.unmake();
-            self.root_moves[i].nodes += self.nodes - nodes_before;
             if self.stopped {
                 break;
             }
