@@ -363,7 +363,6 @@ impl<'a> SearchThread<'a> {
         best
     }
 
-    /// Quiescence: captures (all evasions when in check) until quiet.
     /// Everything a node does before its moves: quiescence at depth 0, the
     /// node count and stop poll, the rules' verdict, mate-distance pruning,
     /// the table's cut-off, the static evaluation, and pruning by it.
@@ -436,7 +435,8 @@ impl<'a> SearchThread<'a> {
     /// Searches a move after the first with a null window around `alpha`,
     /// reduced by `r`; a reduced search that beats alpha is repeated at
     /// full depth, and at a PV node one that lands inside the window is
-    /// searched again with the full window. The move is already made.
+    /// searched again with the full window. The move is already made. The
+    /// root's pass uses it too (`ply` 0, always a PV node).
     fn search_late_move(
         &mut self,
         alpha: i32,

@@ -294,14 +294,7 @@ impl SearchThread<'_> {
                 } else {
                     0
                 };
-                let mut s = -self.search(-a - 1, -a, new_depth - r, 1, NodeKind::NonPv);
-                if s > a && r > 0 {
-                    s = -self.search(-a - 1, -a, new_depth, 1, NodeKind::NonPv);
-                }
-                if s > a && s < b {
-                    s = -self.search(-b, -a, new_depth, 1, NodeKind::Pv);
-                }
-                s
+                self.search_late_move(a, b, new_depth, r, 0, true)
             };
             let score = if !is_decisive(score) {
                 score + head_start
