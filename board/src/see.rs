@@ -31,11 +31,12 @@ impl Position {
         let Some(mover) = self.piece_at(from) else {
             return 0;
         };
-        let mut occ = self.occupied().without(from);
+        let mut occ = ExchangeOcc::new(self, to).without(from, to);
         let mut gain = [0i32; MAX_EXCHANGE];
         gain[0] = self.piece_at(to).map_or(0, |p| values[p.kind().index()]);
         let mut on_square = mover.kind();
         let mut side = !mover.color();
+        let order = Self::cheapest_first(values);
         let mut d = 0;
         while d + 1 < MAX_EXCHANGE {
             // A general on the square ends the exchange: taking it is not
@@ -43,16 +44,17 @@ impl Position {
             if on_square == PieceKind::King {
                 break;
             }
-            let Some((sq, kind)) = self.least_attacker(to, side, occ, values) else {
+            let Some((sq, kind)) = self.least_attacker(to, side, occ, &order) else {
                 break;
             };
-            if kind == PieceKind::King && self.attacked_for_general(to, !side, occ.without(sq)) {
+            if kind == PieceKind::King && self.attacked_for_general(to, !side, occ.without(sq, to))
+            {
                 break;
             }
             d += 1;
             gain[d] = values[on_square.index()] - gain[d - 1];
             on_square = kind;
-            occ = occ.without(sq);
+            occ = occ.without(sq, to);
             side = !side;
         }
         while d > 0 {
@@ -62,37 +64,63 @@ impl Position {
         gain[0]
     }
 
-    /// The least valuable piece of `side` (general last, ties by square)
-    /// that attacks `to` on a board with occupancy `occ`, pieces off `occ`
-    /// having left the board.
+    /// Whether [`Position::see`] of `m` is at least `threshold`, without
+    /// playing the exchange out when its bounds already decide: the
+    /// exchange never gains more than the piece taken (the other side may
+    /// stop), never loses more than the piece that moved beyond it (the
+    /// mover may stop after being taken), and a general that takes ends
+    /// it. Most of the search's questions are settled by these bounds.
+    pub fn see_ge(&self, m: Move, threshold: i32, values: &[i32; PieceKind::NUM]) -> bool {
+        let Some(mover) = self.piece_at(m.from()) else {
+            return threshold <= 0;
+        };
+        let taken = self
+            .piece_at(m.to())
+            .map_or(0, |p| values[p.kind().index()]);
+        if taken < threshold {
+            return false;
+        }
+        if mover.kind() == PieceKind::King || taken - values[mover.kind().index()] >= threshold {
+            return true;
+        }
+        self.see(m, values) >= threshold
+    }
+
+    /// The kinds other than the general, cheapest first by `values`
+    /// (equal values keep [`PieceKind::ALL`]'s order), so that the search
+    /// for the least valuable attacker stops at the first kind that has
+    /// one instead of asking every kind at every capture of the exchange.
+    fn cheapest_first(values: &[i32; PieceKind::NUM]) -> [PieceKind; PieceKind::NUM - 1] {
+        let mut order = [PieceKind::Pawn; PieceKind::NUM - 1];
+        let kinds = PieceKind::ALL.into_iter().filter(|&k| k != PieceKind::King);
+        for (slot, kind) in order.iter_mut().zip(kinds) {
+            *slot = kind;
+        }
+        // A stable sort: ties stay in `ALL`'s order.
+        order.sort_by_key(|k| values[k.index()]);
+        order
+    }
+
+    /// The least valuable piece of `side` (kinds in `order`, the general
+    /// last, ties by square) that attacks `to` on a board with occupancy
+    /// `occ`, pieces off `occ` having left the board.
     fn least_attacker(
         &self,
         to: Square,
         side: Color,
-        occ: Bitboard,
-        values: &[i32; PieceKind::NUM],
+        occ: ExchangeOcc,
+        order: &[PieceKind; PieceKind::NUM - 1],
     ) -> Option<(Square, PieceKind)> {
-        let mut best: Option<(i32, Square, PieceKind)> = None;
-        for kind in PieceKind::ALL {
-            if kind == PieceKind::King {
-                continue;
-            }
+        for &kind in order {
             // The iterator's `next`, not `first`: it trusts that no bit
             // above the board is set and skips the range check, which
             // showed in the bench's instruction count.
-            let Some(sq) = self.attackers_of_kind(to, side, kind, occ).next() else {
-                continue;
-            };
-            let v = values[kind.index()];
-            if best.is_none_or(|(bv, _, _)| v < bv) {
-                best = Some((v, sq, kind));
+            if let Some(sq) = self.attackers_of_kind(to, side, kind, occ).next() {
+                return Some((sq, kind));
             }
         }
-        if let Some((_, sq, kind)) = best {
-            return Some((sq, kind));
-        }
         let king = self.king_square(side);
-        (occ.contains(king) && attacks::king_moves(king).contains(to))
+        (occ.all.contains(king) && attacks::king_moves(king).contains(to))
             .then_some((king, PieceKind::King))
     }
 
@@ -102,20 +130,17 @@ impl Position {
         to: Square,
         side: Color,
         kind: PieceKind,
-        occ: Bitboard,
+        occ: ExchangeOcc,
     ) -> Bitboard {
+        let ExchangeOcc { all: occ, file } = occ;
         let own = self.pieces(side, kind) & occ;
         if own.is_empty() {
             return Bitboard::EMPTY;
         }
         let target = Bitboard::from_square(to);
         match kind {
-            PieceKind::Rook => {
-                attacks::line_attacks(Line::Rook, to, occ, attacks::file_bits(occ, to)) & own
-            }
-            PieceKind::Cannon => {
-                attacks::line_attacks(Line::Cannon, to, occ, attacks::file_bits(occ, to)) & own
-            }
+            PieceKind::Rook => attacks::line_attacks(Line::Rook, to, occ, file) & own,
+            PieceKind::Cannon => attacks::line_attacks(Line::Cannon, to, occ, file) & own,
             PieceKind::Knight => attacks::knight_attackers(to, occ) & own,
             PieceKind::Pawn => attacks::pawn_attackers(side, to) & own,
             // At most two each: ask every one (their tables hold only the
@@ -133,16 +158,52 @@ impl Position {
     /// Whether a general of `!by` standing on `to` would be attacked by
     /// `by` on a board with occupancy `occ`: by any piece, or by the
     /// facing general.
-    fn attacked_for_general(&self, to: Square, by: Color, occ: Bitboard) -> bool {
+    fn attacked_for_general(&self, to: Square, by: Color, occ: ExchangeOcc) -> bool {
         let theirs_king = self.king_square(by);
-        if occ.contains(theirs_king)
+        if occ.all.contains(theirs_king)
             && theirs_king.file() == to.file()
-            && !attacks::between(theirs_king, to).intersects(occ)
+            && !attacks::between(theirs_king, to).intersects(occ.all)
         {
             return true;
         }
         PieceKind::ALL
             .into_iter()
             .any(|k| self.attackers_of_kind(to, by, k, occ).is_nonempty())
+    }
+}
+
+/// The occupancy during an exchange on one square: the board less the
+/// pieces that have left it, and the same for the square's file as a
+/// 10-bit mask (bit = rank), kept in step so that the line attacks of
+/// every step need no gathering of the file from the board.
+#[derive(Clone, Copy)]
+struct ExchangeOcc {
+    all: Bitboard,
+    file: usize,
+}
+
+impl ExchangeOcc {
+    /// The position's occupancy, seen from exchange square `to`.
+    fn new(pos: &Position, to: Square) -> ExchangeOcc {
+        let all = pos.occupied();
+        ExchangeOcc {
+            all,
+            file: usize::from(attacks::file_mask(all, to.file().index())),
+        }
+    }
+
+    /// The occupancy once the piece on `sq` has left (`to`: the exchange
+    /// square).
+    #[inline]
+    fn without(self, sq: Square, to: Square) -> ExchangeOcc {
+        let file = if sq.file() == to.file() {
+            self.file & !(1 << sq.rank().index())
+        } else {
+            self.file
+        };
+        ExchangeOcc {
+            all: self.all.without(sq),
+            file,
+        }
     }
 }

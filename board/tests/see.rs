@@ -152,3 +152,28 @@ fn hand_made_exchanges() {
     // A quiet move onto an attacked square loses the piece.
     assert_eq!(see_of("4k4/9/1n7/9/9/9/9/9/9/R2K5 w - - 0 1", "a0a5"), -950);
 }
+
+/// The bounded test answers exactly as the full exchange does, for every
+/// legal move (quiet moves too: the search asks about them) and the
+/// thresholds the search uses.
+#[test]
+fn see_ge_agrees_with_see() {
+    let mut asked = 0usize;
+    for pos in positions() {
+        for m in pos.legal_moves() {
+            let full = pos.see(m, &VALUES);
+            for t in [
+                -750, -480, -300, -270, -200, -120, -100, -30, 0, 1, 100, 200, 420, 950,
+            ] {
+                assert_eq!(
+                    pos.see_ge(m, t, &VALUES),
+                    full >= t,
+                    "{} {m}: see {full}, threshold {t}",
+                    pos.fen()
+                );
+                asked += 1;
+            }
+        }
+    }
+    assert!(asked > 100_000, "too few questions: {asked}");
+}

@@ -73,9 +73,7 @@ pub(crate) fn score_move(
     };
     if let Some(victim) = pos.piece_at(m.to()) {
         let mvv_lva = ORDER_VALUE[victim.kind().index()] * 16 - ORDER_VALUE[piece.kind().index()];
-        let attacker = PIECE_VALUE[piece.kind().index()];
-        let gain = PIECE_VALUE[victim.kind().index()];
-        if gain >= attacker || pos.see(m, &PIECE_VALUE) >= 0 {
+        if pos.see_ge(m, 0, &PIECE_VALUE) {
             return (MoveClass::GoodCapture, SCORE_GOOD_CAPTURE + mvv_lva);
         }
         return (MoveClass::BadCapture, SCORE_BAD_CAPTURE + mvv_lva);

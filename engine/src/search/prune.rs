@@ -104,7 +104,7 @@ impl SearchThread<'_> {
         } else {
             -SEE_QUIET_MARGIN * depth * depth
         };
-        self.pos.see(mv, &PIECE_VALUE) < margin
+        !self.pos.see_ge(mv, margin, &PIECE_VALUE)
     }
 
     /// The table's late-move reduction for the `n`-th move at `depth`.

@@ -57,17 +57,22 @@ impl SearchThread<'_> {
         let mut scored: arrayvec::ArrayVec<(i32, Move), 128> = arrayvec::ArrayVec::new();
         let tt_moves = hit.moves();
         for &m in &moves {
-            let (class, s) =
-                movepick::score_move(&self.pos, self.h, m, tt_moves, &QuietOrder::default());
+            // Delta pruning first: it needs no exchange evaluation, which
+            // scoring a capture may.
             if !in_check {
                 let victim = self
                     .pos
                     .piece_at(m.to())
                     .map_or(0, |p| PIECE_VALUE[p.kind().index()]);
-                // Delta pruning and losing captures are skipped.
-                if stand_pat + victim + DELTA_MARGIN <= alpha || class == MoveClass::BadCapture {
+                if stand_pat + victim + DELTA_MARGIN <= alpha {
                     continue;
                 }
+            }
+            let (class, s) =
+                movepick::score_move(&self.pos, self.h, m, tt_moves, &QuietOrder::default());
+            // Losing captures are skipped.
+            if !in_check && class == MoveClass::BadCapture {
+                continue;
             }
             scored.push((s, m));
         }
