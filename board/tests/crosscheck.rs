@@ -252,6 +252,14 @@ fn generated_moves_equal_naive_legality_of_all_pairs() {
             "{}",
             pos.fen()
         );
+        // The quiet moves are the rest, in the order of full generation.
+        let quiets: Vec<Move> = pos
+            .legal_moves()
+            .iter()
+            .copied()
+            .filter(|&m| !pos.is_capture(m))
+            .collect();
+        assert_eq!(pos.legal_quiets().to_vec(), quiets, "{}", pos.fen());
         assert_eq!(
             pos.in_check(),
             naive.king_attacked(pos.side_to_move()),

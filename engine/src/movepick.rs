@@ -1,15 +1,23 @@
-//! Move ordering: the ordering score of a move, the class it belongs to,
-//! and the picker that hands a node's moves out best first.
+//! Move ordering: the staged picker that hands a node's moves out best
+//! first, the class each move belongs to, and the ordering score of a
+//! move for the root's first sort.
 //!
-//! A move's class is decided where its score is, by what the move is (a
+//! The picker generates as late as it can: table moves are tried before
+//! anything is generated, captures are generated before quiet moves, a
+//! capture is asked the static exchange only when its turn comes, and
+//! quiet moves are generated and scored by history only once the captures,
+//! killers and countermove are done. Quiescence uses the same picker with
+//! a capture-only scope.
+//!
+//! A move's class is decided where its order is, by what the move is (a
 //! table move, a capture that does or does not lose material, a killer or
 //! countermove, any other quiet move), and travels with it: the search
 //! prunes and reduces by class and never guesses a class back from an
 //! ordering score. The histories that order the quiet moves live in
-//! `history.rs`.
+//! `history.rs`. `tests` checks the picker against full generation.
 
 use arrayvec::ArrayVec;
-use board::{Move, MoveList, PieceKind, Position};
+use board::{Move, PieceKind, Position};
 
 use crate::eval::PIECE_VALUE;
 use crate::history::{Histories, PieceTo, QuietContext};
@@ -107,78 +115,236 @@ pub(crate) fn sorted(
     scored.into_iter().map(|(_, m)| m).collect()
 }
 
-/// Where the picker is.
+/// Where the picker is, in the order of the stages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stage {
     /// Trying table move `i` (before generating anything: a cut-off by
     /// the table move saves the generation).
     TableMove(usize),
-    /// About to generate and score the other moves.
-    Generate,
-    /// Handing out the generated moves best first.
-    Rest,
+    /// About to generate the captures.
+    GenerateCaptures,
+    /// Handing out captures by MVV/LVA; each is asked the exchange when
+    /// its turn comes, and one that loses material waits for the end.
+    GoodCaptures,
+    /// Trying killer or countermove `i` (checked for legality: they
+    /// come from other positions).
+    Killers(usize),
+    /// About to generate and score the quiet moves.
+    GenerateQuiets,
+    /// Handing out quiet moves by history.
+    Quiets,
+    /// Handing out the captures that lose material, by MVV/LVA.
+    BadCaptures,
+    /// Nothing left.
+    Done,
 }
 
-/// Hands out a node's moves in order: the table moves (checked for
-/// legality) before generating anything, then the rest by
-/// [`score_move`].
+/// What a picker hands out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Scope {
+    /// Every legal move.
+    All,
+    /// Captures only, none that loses material and none taking less than
+    /// `min_victim` (quiescence's delta pruning), table moves included
+    /// only when they are such captures.
+    Captures { min_victim: i32 },
+}
+
+/// Hands out a node's moves in stages, generating as late as it can: the
+/// table moves (checked for legality) before anything is generated, then
+/// captures that win or break even by the exchange evaluation (MVV/LVA),
+/// the killers and the countermove, quiet moves by their histories, and
+/// the losing captures last. A cut-off by an early stage never pays for
+/// generating, scoring or ordering the later ones.
 pub(crate) struct MovePicker {
     tt_moves: [Option<Move>; 2],
     order: QuietOrder,
+    scope: Scope,
     stage: Stage,
-    moves: ArrayVec<(i32, MoveClass, Move), 128>,
+    /// Captures, then quiet moves, as (ordering score, move); `next` is
+    /// the first not yet handed out.
+    moves: ArrayVec<(i32, Move), 128>,
     next: usize,
+    /// Losing captures in the order they were found (MVV/LVA order).
+    bad: ArrayVec<(i32, Move), 64>,
+    next_bad: usize,
+    /// Killers and the countermove already handed out.
+    tried_killers: [Option<Move>; 3],
 }
 
 impl MovePicker {
-    /// A picker for a node whose table moves are `tt_moves`.
+    /// A picker of every legal move for a node whose table moves are
+    /// `tt_moves`.
     pub(crate) fn new(tt_moves: [Option<Move>; 2], order: QuietOrder) -> MovePicker {
+        MovePicker::with_scope(tt_moves, order, Scope::All)
+    }
+
+    /// A quiescence picker: the captures that do not lose material and
+    /// take at least `min_victim` (by [`PIECE_VALUE`]), table moves first
+    /// when they are such captures.
+    pub(crate) fn captures(tt_moves: [Option<Move>; 2], min_victim: i32) -> MovePicker {
+        MovePicker::with_scope(
+            tt_moves,
+            QuietOrder::default(),
+            Scope::Captures { min_victim },
+        )
+    }
+
+    fn with_scope(tt_moves: [Option<Move>; 2], order: QuietOrder, scope: Scope) -> MovePicker {
         MovePicker {
             tt_moves,
             order,
+            scope,
             stage: Stage::TableMove(0),
             moves: ArrayVec::new(),
             next: 0,
+            bad: ArrayVec::new(),
+            next_bad: 0,
+            tried_killers: [None; 3],
+        }
+    }
+
+    /// Whether `m`, a table move, is one this picker hands out.
+    fn in_scope(&self, pos: &Position, m: Move) -> bool {
+        match self.scope {
+            Scope::All => true,
+            Scope::Captures { min_victim } => pos
+                .piece_at(m.to())
+                .is_some_and(|v| PIECE_VALUE[v.kind().index()] >= min_victim),
         }
     }
 
     /// The next move, its class and, for a quiet move, its history score
     /// (0 for the other classes).
     pub(crate) fn next(&mut self, pos: &Position, h: &Histories) -> Option<(Move, MoveClass, i32)> {
-        while let Stage::TableMove(i) = self.stage {
-            self.stage = if i == 0 {
-                Stage::TableMove(1)
-            } else {
-                Stage::Generate
-            };
-            if let Some(m) = self.tt_moves[i]
-                && pos.is_legal(m)
-            {
-                return Some((m, MoveClass::Hash, 0));
-            }
-            self.tt_moves[i] = None;
-        }
-        if self.stage == Stage::Generate {
-            self.stage = Stage::Rest;
-            let list: MoveList = pos.legal_moves();
-            for &m in &list {
-                if self.tt_moves.contains(&Some(m)) {
-                    continue;
+        loop {
+            match self.stage {
+                Stage::TableMove(i) => {
+                    self.stage = if i == 0 {
+                        Stage::TableMove(1)
+                    } else {
+                        Stage::GenerateCaptures
+                    };
+                    // The second slot may repeat the first.
+                    let repeat = i == 1 && self.tt_moves[1] == self.tt_moves[0];
+                    match self.tt_moves[i] {
+                        Some(m) if !repeat && self.in_scope(pos, m) && pos.is_legal(m) => {
+                            return Some((m, MoveClass::Hash, 0));
+                        }
+                        _ => self.tt_moves[i] = None,
+                    }
                 }
-                let (class, score) = score_move(pos, h, m, [None; 2], &self.order);
-                self.moves.push((score, class, m));
+                Stage::GenerateCaptures => {
+                    let min_victim = match self.scope {
+                        Scope::All => 0,
+                        Scope::Captures { min_victim } => min_victim,
+                    };
+                    for m in pos.legal_captures() {
+                        let Some(mvv_lva) = mvv_lva(pos, m) else {
+                            continue;
+                        };
+                        let victim = pos
+                            .piece_at(m.to())
+                            .map_or(0, |v| PIECE_VALUE[v.kind().index()]);
+                        if victim >= min_victim && !self.tt_moves.contains(&Some(m)) {
+                            self.moves.push((mvv_lva, m));
+                        }
+                    }
+                    self.stage = Stage::GoodCaptures;
+                }
+                Stage::GoodCaptures => {
+                    let Some((_, m)) = self.select() else {
+                        self.stage = match self.scope {
+                            Scope::All => Stage::Killers(0),
+                            Scope::Captures { .. } => Stage::Done,
+                        };
+                        continue;
+                    };
+                    if pos.see_ge(m, 0, &PIECE_VALUE) {
+                        return Some((m, MoveClass::GoodCapture, 0));
+                    }
+                    if self.scope == Scope::All {
+                        let score = mvv_lva(pos, m).unwrap_or(0);
+                        let _ = self.bad.try_push((score, m));
+                    }
+                }
+                Stage::Killers(i) => {
+                    self.stage = if i < 2 {
+                        Stage::Killers(i + 1)
+                    } else {
+                        Stage::GenerateQuiets
+                    };
+                    let candidate = match i {
+                        0 | 1 => self.order.killers[i],
+                        _ => self.order.counter,
+                    };
+                    if let Some(m) = candidate
+                        && !self.tt_moves.contains(&Some(m))
+                        && !self.tried_killers.contains(&Some(m))
+                        && !pos.is_capture(m)
+                        && pos.is_legal(m)
+                    {
+                        self.tried_killers[i] = Some(m);
+                        return Some((m, MoveClass::Killer, 0));
+                    }
+                }
+                Stage::GenerateQuiets => {
+                    self.moves.clear();
+                    self.next = 0;
+                    for m in pos.legal_quiets() {
+                        if self.tt_moves.contains(&Some(m)) || self.tried_killers.contains(&Some(m))
+                        {
+                            continue;
+                        }
+                        let score = pos.piece_at(m.from()).map_or(0, |p| {
+                            h.quiet_score(PieceTo::new(p.index(), m.to()), self.order.ctx)
+                        });
+                        self.moves.push((score, m));
+                    }
+                    self.stage = Stage::Quiets;
+                }
+                Stage::Quiets => {
+                    if let Some((score, m)) = self.select() {
+                        return Some((m, MoveClass::Quiet, score));
+                    }
+                    self.stage = Stage::BadCaptures;
+                }
+                Stage::BadCaptures => {
+                    if let Some(&(_, m)) = self.bad.get(self.next_bad) {
+                        self.next_bad += 1;
+                        return Some((m, MoveClass::BadCapture, 0));
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::Done => return None,
             }
         }
-        // Selection sort: most nodes cut after a few moves.
+    }
+
+    /// The best remaining entry of `moves` (selection sort: most nodes cut
+    /// after a few moves), the earliest generated among equals.
+    fn select(&mut self) -> Option<(i32, Move)> {
         let rest = &mut self.moves[self.next..];
-        let (best_i, _) = rest
-            .iter()
-            .enumerate()
-            .max_by_key(|(i, (s, _, _))| (*s, usize::MAX - i))?;
+        let (mut best_i, mut best) = (0, rest.first()?.0);
+        // Strictly greater: the earliest of equals stays.
+        for (i, &(s, _)) in rest.iter().enumerate().skip(1) {
+            if s > best {
+                (best_i, best) = (i, s);
+            }
+        }
         rest.swap(0, best_i);
-        let (score, class, m) = self.moves[self.next];
+        let picked = self.moves[self.next];
         self.next += 1;
-        let quiet_score = if class == MoveClass::Quiet { score } else { 0 };
-        Some((m, class, quiet_score))
+        Some(picked)
     }
 }
+
+/// The MVV/LVA ordering value of capture `m` (`None` if not a capture).
+fn mvv_lva(pos: &Position, m: Move) -> Option<i32> {
+    let victim = pos.piece_at(m.to())?;
+    let piece = pos.piece_at(m.from())?;
+    Some(ORDER_VALUE[victim.kind().index()] * 16 - ORDER_VALUE[piece.kind().index()])
+}
+
+#[cfg(test)]
+mod tests;

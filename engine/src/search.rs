@@ -283,10 +283,18 @@ impl<'a> SearchThread<'a> {
             if !pv_node && !in_check && quiet_late && lmp.prunes(&self.pos, mv, searched) {
                 continue;
             }
+            // Futility: a quiet move at low depth that cannot lift the
+            // static evaluation near alpha is not searched (unless it
+            // checks).
+            let futile_quiet =
+                !pv_node && quiet_late && static_eval.is_some_and(|se| futile(se, depth, alpha));
             // SEE pruning: at low depth, a move that loses more material
             // in the exchange on its square than the depth can win back
             // (unless it checks: sacrifices that mate begin with a check).
-            let see_losing = !pv_node
+            // A futile move goes whatever the exchange says, so the
+            // exchange is not asked.
+            let see_losing = !futile_quiet
+                && !pv_node
                 && !in_check
                 && searched > 0
                 && best > -MATE_BOUND
@@ -295,17 +303,7 @@ impl<'a> SearchThread<'a> {
             self.moved[ply] = pt;
             self.make(mv);
             let gives_check = self.pos.in_check();
-            if see_losing && !gives_check {
-                self.unmake();
-                continue;
-            }
-            // Futility: a quiet move at low depth that cannot lift the
-            // static evaluation near alpha is not searched.
-            if !pv_node
-                && quiet_late
-                && !gives_check
-                && static_eval.is_some_and(|se| futile(se, depth, alpha))
-            {
+            if (see_losing || futile_quiet) && !gives_check {
                 self.unmake();
                 continue;
             }

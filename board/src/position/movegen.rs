@@ -9,6 +9,14 @@ use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveList};
 use crate::types::{Color, Piece, PieceKind, Square};
 
+/// Which legal moves [`Position::generate`] lists.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Generate {
+    All,
+    Captures,
+    Quiets,
+}
+
 impl Position {
     /// The squares a piece of kind `p` on `from` could move to if there were
     /// no general to protect (own pieces excluded).
@@ -102,20 +110,20 @@ impl Position {
         (from_mask, to_mask)
     }
 
-    /// Feeds the legal moves of the side to move to `sink`; only captures
-    /// when `captures_only`. Moves that cannot expose the general are handed
-    /// over as whole target sets, so a counting sink never iterates them.
+    /// Feeds the legal moves of the side to move of kind `which` to `sink`.
+    /// Moves that cannot expose the general are handed over as whole target
+    /// sets, so a counting sink never iterates them.
     #[inline]
-    fn generate<S: MoveSink>(&self, captures_only: bool, sink: &mut S) {
+    fn generate<S: MoveSink>(&self, which: Generate, sink: &mut S) {
         let us = self.side;
         let occ = self.occupied();
         let theirs = self.by_color[(!us).index()];
         let (from_mask, to_mask) = self.exposure_masks(us);
         let in_check = self.state.in_check;
-        let mask = if captures_only {
-            theirs
-        } else {
-            Bitboard::FULL
+        let mask = match which {
+            Generate::All => Bitboard::FULL,
+            Generate::Captures => theirs,
+            Generate::Quiets => Bitboard::FULL.minus(occ),
         };
         for kind in PieceKind::ALL {
             let p = Piece::new(us, kind);
@@ -145,7 +153,7 @@ impl Position {
         let (from_mask, to_mask) = self.exposure_masks(us);
         if self.state.in_check || to_mask.is_nonempty() {
             let mut n = MoveCount(0);
-            self.generate(false, &mut n);
+            self.generate(Generate::All, &mut n);
             return n.0;
         }
         let occ = self.occupied();
@@ -200,14 +208,24 @@ impl Position {
     /// Every legal move of the side to move.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.generate(false, &mut ListSink(&mut list));
+        self.generate(Generate::All, &mut ListSink(&mut list));
         list
     }
 
-    /// The legal captures of the side to move (for quiescence search).
+    /// The legal captures of the side to move (for quiescence search and
+    /// the first stage of a staged move picker).
     pub fn legal_captures(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.generate(true, &mut ListSink(&mut list));
+        self.generate(Generate::Captures, &mut ListSink(&mut list));
+        list
+    }
+
+    /// The legal moves of the side to move that capture nothing, in the
+    /// order [`Position::legal_moves`] lists them: with
+    /// [`Position::legal_captures`], exactly the legal moves.
+    pub fn legal_quiets(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(Generate::Quiets, &mut ListSink(&mut list));
         list
     }
 

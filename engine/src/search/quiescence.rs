@@ -2,13 +2,11 @@
 //! are searched, so that the static evaluation is taken in a quiet
 //! position. Captures come from the same picker as the interior nodes;
 //! delta pruning drops those that cannot lift the stand-pat score near
-//! alpha, and losing captures are not searched.
-
-use board::Move;
+//! alpha, and losing captures are not searched (the picker's capture
+//! scope does both, before it asks any exchange).
 
 use super::SearchThread;
-use crate::eval::PIECE_VALUE;
-use crate::movepick::{self, MoveClass, QuietOrder};
+use crate::movepick::{MovePicker, QuietOrder};
 use crate::score::{Bound, INFINITE, MATE, MAX_PLY};
 
 /// Quiescence delta-pruning margin.
@@ -40,45 +38,25 @@ impl SearchThread<'_> {
         let in_check = self.pos.in_check();
         let alpha_orig = alpha;
         let mut best;
-        let stand_pat;
-        let moves = if in_check {
-            stand_pat = -INFINITE;
+        let tt_moves = hit.moves();
+        let mut picker = if in_check {
             best = -INFINITE;
-            self.pos.legal_moves()
+            MovePicker::new(tt_moves, QuietOrder::default())
         } else {
-            stand_pat = self.evaluate();
+            let stand_pat = self.evaluate();
             if stand_pat >= beta {
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
             best = stand_pat;
-            self.pos.legal_captures()
+            // Delta pruning: a capture whose victim cannot lift the stand-pat
+            // score near alpha is not tried; nor is one that loses material.
+            MovePicker::captures(tt_moves, alpha - stand_pat - DELTA_MARGIN + 1)
         };
-        let mut scored: arrayvec::ArrayVec<(i32, Move), 128> = arrayvec::ArrayVec::new();
-        let tt_moves = hit.moves();
-        for &m in &moves {
-            // Delta pruning first: it needs no exchange evaluation, which
-            // scoring a capture may.
-            if !in_check {
-                let victim = self
-                    .pos
-                    .piece_at(m.to())
-                    .map_or(0, |p| PIECE_VALUE[p.kind().index()]);
-                if stand_pat + victim + DELTA_MARGIN <= alpha {
-                    continue;
-                }
-            }
-            let (class, s) =
-                movepick::score_move(&self.pos, self.h, m, tt_moves, &QuietOrder::default());
-            // Losing captures are skipped.
-            if !in_check && class == MoveClass::BadCapture {
-                continue;
-            }
-            scored.push((s, m));
-        }
-        scored.sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
         let mut best_move = None;
-        for &(_, mv) in &scored {
+        let mut searched = 0usize;
+        while let Some((mv, _, _)) = picker.next(&self.pos, self.h) {
+            searched += 1;
             self.make(mv);
             let score = -self.qsearch(-beta, -alpha, ply + 1);
             self.unmake();
@@ -97,7 +75,7 @@ impl SearchThread<'_> {
                 }
             }
         }
-        if in_check && moves.is_empty() {
+        if in_check && searched == 0 {
             return -MATE + ply as i32;
         }
         if self.options.store_qs && !repeated {

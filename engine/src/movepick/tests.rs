@@ -1,0 +1,178 @@
+//! The staged picker against full generation: along random games, with
+//! table moves, killers and countermoves drawn from legal, illegal,
+//! capturing and duplicated moves, every legal move comes out exactly
+//! once, in stage order, each with the class its exchange gives it.
+
+use board::{Move, Position, Square};
+
+use super::{MoveClass, MovePicker, QuietOrder};
+use crate::eval::PIECE_VALUE;
+use crate::history::Histories;
+
+/// xorshift64*: the same positions on every run, no dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        usize::try_from(self.next() % n.max(1) as u64).unwrap_or(0)
+    }
+}
+
+/// A move for a table or killer slot: none, a legal move, a legal
+/// capture, or any pair of squares (mostly illegal here).
+fn slot(rng: &mut Rng, pos: &Position) -> Option<Move> {
+    match rng.below(4) {
+        0 => None,
+        1 => {
+            let moves = pos.legal_moves();
+            (!moves.is_empty()).then(|| moves[rng.below(moves.len())])
+        }
+        2 => {
+            let caps = pos.legal_captures();
+            (!caps.is_empty()).then(|| caps[rng.below(caps.len())])
+        }
+        _ => Move::new(
+            Square::from_index(rng.below(90))?,
+            Square::from_index(rng.below(90))?,
+        ),
+    }
+}
+
+fn class_rank(c: MoveClass) -> u8 {
+    match c {
+        MoveClass::Hash => 0,
+        MoveClass::GoodCapture => 1,
+        MoveClass::Killer => 2,
+        MoveClass::Quiet => 3,
+        MoveClass::BadCapture => 4,
+    }
+}
+
+fn positions(n: usize) -> Vec<Position> {
+    let mut rng = Rng(0x5eed_1234_abcd_0001);
+    let mut pos = Position::startpos();
+    let mut out = Vec::new();
+    while out.len() < n {
+        let moves = pos.legal_moves();
+        if moves.is_empty() || pos.game_ply() > 150 {
+            pos = Position::startpos();
+            continue;
+        }
+        // Captures now and then, so the games reach open positions.
+        let caps = pos.legal_captures();
+        let m = if !caps.is_empty() && rng.below(3) == 0 {
+            caps[rng.below(caps.len())]
+        } else {
+            moves[rng.below(moves.len())]
+        };
+        pos.make_move(m);
+        out.push(pos.clone());
+    }
+    out
+}
+
+#[test]
+fn staged_picker_hands_out_every_legal_move_once_in_stage_order() {
+    let mut rng = Rng(99);
+    let h = Histories::new_boxed();
+    let mut killers_seen = 0;
+    for pos in positions(3000) {
+        let tt = [slot(&mut rng, &pos), slot(&mut rng, &pos)];
+        let order = QuietOrder {
+            killers: [slot(&mut rng, &pos), tt[0].or(slot(&mut rng, &pos))],
+            counter: slot(&mut rng, &pos),
+            ..QuietOrder::default()
+        };
+        let mut picker = MovePicker::new(tt, order);
+        let mut out = Vec::new();
+        while let Some(item) = picker.next(&pos, &h) {
+            out.push(item);
+        }
+        let mut got: Vec<Move> = out.iter().map(|&(m, _, _)| m).collect();
+        got.sort_by_key(|m| (m.from().index(), m.to().index()));
+        let mut want = pos.legal_moves().to_vec();
+        want.sort_by_key(|m| (m.from().index(), m.to().index()));
+        assert_eq!(got, want, "every legal move once: {}", pos.fen());
+        // Legal table moves first, in slot order.
+        let legal_tt: Vec<Move> = {
+            let mut v: Vec<Move> = tt
+                .iter()
+                .flatten()
+                .copied()
+                .filter(|&m| pos.is_legal(m))
+                .collect();
+            v.dedup();
+            v
+        };
+        let hashes: Vec<Move> = out
+            .iter()
+            .filter(|e| e.1 == MoveClass::Hash)
+            .map(|e| e.0)
+            .collect();
+        assert_eq!(hashes, legal_tt, "{}", pos.fen());
+        for w in out.windows(2) {
+            assert!(
+                class_rank(w[0].1) <= class_rank(w[1].1),
+                "stage order: {}",
+                pos.fen()
+            );
+            if w[0].1 == MoveClass::Quiet && w[1].1 == MoveClass::Quiet {
+                assert!(w[0].2 >= w[1].2, "quiet moves by history: {}", pos.fen());
+            }
+        }
+        for &(m, class, _) in &out {
+            let capture = pos.is_capture(m);
+            match class {
+                MoveClass::Hash => {}
+                MoveClass::GoodCapture => assert!(capture && pos.see(m, &PIECE_VALUE) >= 0),
+                MoveClass::BadCapture => assert!(capture && pos.see(m, &PIECE_VALUE) < 0),
+                MoveClass::Killer => {
+                    assert!(!capture);
+                    assert!([order.killers[0], order.killers[1], order.counter].contains(&Some(m)));
+                    killers_seen += 1;
+                }
+                MoveClass::Quiet => assert!(!capture),
+            }
+        }
+    }
+    assert!(
+        killers_seen > 100,
+        "the killer stage was exercised: {killers_seen}"
+    );
+}
+
+#[test]
+fn capture_picker_hands_out_the_captures_quiescence_searches() {
+    let mut rng = Rng(7);
+    let h = Histories::new_boxed();
+    for pos in positions(3000) {
+        let tt = [slot(&mut rng, &pos), slot(&mut rng, &pos)];
+        let min_victim = [0, 100, 201, 450, 951][rng.below(5)];
+        let taken = |m: Move| {
+            pos.piece_at(m.to())
+                .map_or(0, |p| PIECE_VALUE[p.kind().index()])
+        };
+        let mut picker = MovePicker::captures(tt, min_victim);
+        let mut got = Vec::new();
+        while let Some((m, _, _)) = picker.next(&pos, &h) {
+            got.push(m);
+        }
+        let in_tt = |m: Move| tt.contains(&Some(m));
+        let mut want: Vec<Move> = pos
+            .legal_captures()
+            .iter()
+            .copied()
+            .filter(|&m| taken(m) >= min_victim && (in_tt(m) || pos.see(m, &PIECE_VALUE) >= 0))
+            .collect();
+        let key = |m: &Move| (m.from().index(), m.to().index());
+        got.sort_by_key(key);
+        want.sort_by_key(key);
+        assert_eq!(got, want, "{} (min victim {min_victim})", pos.fen());
+    }
+}
