@@ -17,8 +17,10 @@ pub struct Move(NonZeroU16);
 
 const _: () = assert!(std::mem::size_of::<Option<Move>>() == 2);
 
-/// Room for every legal move of any xiangqi position (the known maximum is
-/// far below 128).
+/// Room for every legal move of any xiangqi position: with the piece counts
+/// and squares FEN validation allows, at most 2 × 17 (chariots) + 2 × 17
+/// (cannons) + 2 × 8 (horses) + 2 × 4 (elephants) + 2 × 4 (advisors) +
+/// 5 × 3 (soldiers) + 4 (general) = 119.
 pub const MAX_MOVES: usize = 128;
 
 /// A fixed-capacity list of moves.

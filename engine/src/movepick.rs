@@ -17,16 +17,15 @@
 //! `history.rs`. `tests` checks the picker against full generation.
 
 use arrayvec::ArrayVec;
-use board::{Move, PieceKind, Position};
+use board::{MAX_MOVES, Move, PieceKind, Position};
 
 use crate::eval::PIECE_VALUE;
 use crate::history::{Histories, PieceTo, QuietContext};
 
-/// Ordering scores of the classes: every move of a class sorts before
-/// every move of the classes below it.
+/// The root's ordering scores of the classes ([`root_score`]): every move
+/// of a class sorts before every move of the classes below it.
 const SCORE_HASH: i32 = 1 << 30;
 const SCORE_GOOD_CAPTURE: i32 = 1 << 28;
-const SCORE_KILLER: i32 = 1 << 27;
 const SCORE_BAD_CAPTURE: i32 = -(1 << 28);
 
 /// Move-ordering value of a victim or attacker (MVV/LVA).
@@ -60,46 +59,33 @@ pub(crate) struct QuietOrder {
     pub(crate) ctx: QuietContext,
 }
 
-/// The class and ordering score of legal move `m` in `pos`: table moves,
-/// good captures by MVV/LVA, killers, the countermove, quiet moves by
-/// their histories, losing captures last.
-pub(crate) fn score_move(
-    pos: &Position,
-    h: &Histories,
-    m: Move,
-    tt_moves: [Option<Move>; 2],
-    q: &QuietOrder,
-) -> (MoveClass, i32) {
+/// The root's ordering score of legal move `m` in `pos`, for its first
+/// iteration (later ones order the root by the previous iteration's
+/// scores): table moves, captures that do not lose material by MVV/LVA,
+/// quiet moves by their butterfly history, losing captures last. The root
+/// has no killers and no move before it, so the picker's other keys do not
+/// apply.
+fn root_score(pos: &Position, h: &Histories, m: Move, tt_moves: [Option<Move>; 2]) -> i32 {
     if tt_moves[0] == Some(m) {
-        return (MoveClass::Hash, SCORE_HASH);
+        return SCORE_HASH;
     }
     if tt_moves[1] == Some(m) {
-        return (MoveClass::Hash, SCORE_HASH - 1);
+        return SCORE_HASH - 1;
     }
     let Some(piece) = pos.piece_at(m.from()) else {
-        return (MoveClass::Quiet, 0);
+        return 0;
     };
-    if let Some(victim) = pos.piece_at(m.to()) {
-        let mvv_lva = ORDER_VALUE[victim.kind().index()] * 16 - ORDER_VALUE[piece.kind().index()];
-        if pos.see_ge(m, 0, &PIECE_VALUE) {
-            return (MoveClass::GoodCapture, SCORE_GOOD_CAPTURE + mvv_lva);
-        }
-        return (MoveClass::BadCapture, SCORE_BAD_CAPTURE + mvv_lva);
+    if let Some(mvv_lva) = mvv_lva(pos, m) {
+        return if pos.see_ge(m, 0, &PIECE_VALUE) {
+            SCORE_GOOD_CAPTURE + mvv_lva
+        } else {
+            SCORE_BAD_CAPTURE + mvv_lva
+        };
     }
-    if q.killers[0] == Some(m) {
-        return (MoveClass::Killer, SCORE_KILLER + 2);
-    }
-    if q.killers[1] == Some(m) {
-        return (MoveClass::Killer, SCORE_KILLER + 1);
-    }
-    if q.counter == Some(m) {
-        return (MoveClass::Killer, SCORE_KILLER);
-    }
-    let score = h.quiet_score(PieceTo::new(piece.index(), m.to()), q.ctx);
-    (MoveClass::Quiet, score)
+    h.quiet_score(PieceTo::new(piece.index(), m.to()), QuietContext::default())
 }
 
-/// `moves` best first by ordering score (a stable sort: equal scores keep
+/// `moves` best first by [`root_score`] (a stable sort: equal scores keep
 /// the generation order), for the root's first iteration.
 pub(crate) fn sorted(
     pos: &Position,
@@ -109,7 +95,7 @@ pub(crate) fn sorted(
 ) -> Vec<Move> {
     let mut scored: Vec<(i32, Move)> = moves
         .iter()
-        .map(|&m| (score_move(pos, h, m, tt_moves, &QuietOrder::default()).1, m))
+        .map(|&m| (root_score(pos, h, m, tt_moves), m))
         .collect();
     scored.sort_by_key(|e| std::cmp::Reverse(e.0));
     scored.into_iter().map(|(_, m)| m).collect()
@@ -144,9 +130,9 @@ enum Stage {
 enum Scope {
     /// Every legal move.
     All,
-    /// Captures only, none that loses material and none taking less than
-    /// `min_victim` (quiescence's delta pruning), table moves included
-    /// only when they are such captures.
+    /// Captures only, none taking less than `min_victim` (quiescence's
+    /// delta pruning) and, table moves apart, none that loses material: a
+    /// table move that takes enough comes first whatever its exchange.
     Captures { min_victim: i32 },
 }
 
@@ -163,10 +149,10 @@ pub(crate) struct MovePicker {
     stage: Stage,
     /// Captures, then quiet moves, as (ordering score, move); `next` is
     /// the first not yet handed out.
-    moves: ArrayVec<(i32, Move), 128>,
+    moves: ArrayVec<(i32, Move), MAX_MOVES>,
     next: usize,
     /// Losing captures in the order they were found (MVV/LVA order).
-    bad: ArrayVec<(i32, Move), 64>,
+    bad: ArrayVec<(i32, Move), MAX_MOVES>,
     next_bad: usize,
     /// Killers and the countermove already handed out.
     tried_killers: [Option<Move>; 3],
@@ -179,9 +165,9 @@ impl MovePicker {
         MovePicker::with_scope(tt_moves, order, Scope::All)
     }
 
-    /// A quiescence picker: the captures that do not lose material and
-    /// take at least `min_victim` (by [`PIECE_VALUE`]), table moves first
-    /// when they are such captures.
+    /// A quiescence picker: the captures that take at least `min_victim`
+    /// (by [`PIECE_VALUE`]) and do not lose material, the table moves that
+    /// take at least as much first, whatever their exchange.
     pub(crate) fn captures(tt_moves: [Option<Move>; 2], min_victim: i32) -> MovePicker {
         MovePicker::with_scope(
             tt_moves,
@@ -265,7 +251,7 @@ impl MovePicker {
                     }
                     if self.scope == Scope::All {
                         let score = mvv_lva(pos, m).unwrap_or(0);
-                        let _ = self.bad.try_push((score, m));
+                        self.bad.push((score, m));
                     }
                 }
                 Stage::Killers(i) => {
@@ -322,7 +308,8 @@ impl MovePicker {
     }
 
     /// The best remaining entry of `moves` (selection sort: most nodes cut
-    /// after a few moves), the earliest generated among equals.
+    /// after a few moves), the first among equals in the remaining list
+    /// (which earlier picks have reordered by their swaps).
     fn select(&mut self) -> Option<(i32, Move)> {
         let rest = &mut self.moves[self.next..];
         let (mut best_i, mut best) = (0, rest.first()?.0);

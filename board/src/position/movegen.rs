@@ -63,7 +63,7 @@ impl Position {
 
     /// The squares a move must touch to need a full king-safety test,
     /// `(from_mask, to_mask)`. A move of a piece other than the general can
-    /// expose its own general in only three ways, each found by looking
+    /// expose its own general in only four ways, each found by looking
     /// along the four rays from the general and at its horse-leg points:
     /// 1. it leaves the ray between the general and an enemy chariot or
     ///    general of which it is the only blocker (a pin);

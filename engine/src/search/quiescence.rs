@@ -2,8 +2,9 @@
 //! are searched, so that the static evaluation is taken in a quiet
 //! position. Captures come from the same picker as the interior nodes;
 //! delta pruning drops those that cannot lift the stand-pat score near
-//! alpha, and losing captures are not searched (the picker's capture
-//! scope does both, before it asks any exchange).
+//! alpha, and losing captures are not searched unless the table suggests
+//! them (the picker's capture scope does both, before it asks any
+//! exchange).
 
 use super::SearchThread;
 use crate::movepick::{MovePicker, QuietOrder};
@@ -50,7 +51,8 @@ impl SearchThread<'_> {
             alpha = alpha.max(stand_pat);
             best = stand_pat;
             // Delta pruning: a capture whose victim cannot lift the stand-pat
-            // score near alpha is not tried; nor is one that loses material.
+            // score near alpha is not tried; nor is one that loses material,
+            // unless the table suggests it.
             MovePicker::captures(tt_moves, alpha - stand_pat - DELTA_MARGIN + 1)
         };
         let mut best_move = None;
