@@ -144,6 +144,12 @@ impl SearchThread<'_> {
             if self.stopped {
                 break;
             }
+            // Each line is its own search, started from what the earlier
+            // ones left in the table and histories, so a later line can
+            // come out above an earlier one: lines are reported, and the
+            // move is chosen, in score order (stable, so ties keep the
+            // search's order).
+            self.root_moves[..multipv].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             completed = depth;
             for pv_idx in 0..multipv {
                 on_event(Event::Iteration(self.report(depth, pv_idx)));
