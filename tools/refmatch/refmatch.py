@@ -522,6 +522,20 @@ class Verdict:
     cycle_start: int | None = None  # ply index where the cycle starts
 
 
+def stop_on_signals() -> None:
+    """Make SIGINT and SIGTERM end a run the way Ctrl-C does (engines
+    stopped, PGN and summary written). A shell that starts a command with
+    `&` and no job control hands it SIGINT already ignored, and Python
+    then installs no handler, so a background run could only be killed
+    without its summary; this restores both signals."""
+
+    def interrupt(_signum, _frame):
+        raise KeyboardInterrupt
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, interrupt)
+
+
 def win_for(side: str) -> str:
     """Result string for a win by `side`."""
     return "1-0" if side == "w" else "0-1"
@@ -1133,6 +1147,7 @@ def load_openings(path: str) -> list:
 def main(argv: list | None = None) -> int:
     """Run a match; returns the exit code."""
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    stop_on_signals()
     if sf is None:
         print("refmatch: pyffish is not installed (pip install pyffish)", file=sys.stderr)
         return 2

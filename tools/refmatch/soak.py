@@ -589,6 +589,7 @@ def parse_args(argv: list) -> argparse.Namespace:
 def main(argv: list | None = None) -> int:
     """Run the soak; exit status 1 on a fault not tolerated."""
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    rm.stop_on_signals()
     if rm.sf is None:
         print("soak: pyffish is not installed (pip install pyffish)", file=sys.stderr)
         return 2
