@@ -369,9 +369,22 @@ class Engine:
         return self.await_final(start, limit, grace, actions)
 
     def begin_search(self, position: str, go_line: str) -> float:
-        """Drain stale output, send the position and the `go` (which may
-        be `go ponder`); returns the time the `go` was sent."""
-        self.drain()
+        """Settle stale output, send the position and the `go` (which may
+        be `go ponder`); returns the time the `go` was sent.
+
+        After a `stop` that may have crossed the last search's final line,
+        the extra answer it may bring (UCCI `nobestmove`, docs/ucci.md §9 j)
+        can still be on its way when a starved engine is slow: an `isready`
+        round trip collects it (the engine answers in order), so it is
+        never read as this search's line or as a ponder search's early
+        final line. Without such a `stop`, stale lines are drained."""
+        if self.stray_allowed:
+            try:
+                self.ready(10.0)
+            except TimeoutError:
+                pass  # a hang: the search below finds it
+        else:
+            self.drain()
         self.stray_allowed = 0
         self.send(position)
         self.send(go_line)
@@ -1039,6 +1052,56 @@ def worker(jobs, specs, openings, settings, tally, abort, all_engines, report, e
             eng.quit()
 
 
+SLOW_STOP_ENGINE = r"""
+import sys, time
+searching = False
+for line in sys.stdin:
+    word = line.split()[:1]
+    if word == ["ucci"]:
+        print("id name slow-stop", flush=True)
+        print("ucciok", flush=True)
+    elif word == ["isready"]:
+        print("readyok", flush=True)
+    elif word == ["go"] and "ponder" in line.split():
+        searching = True
+    elif word == ["go"]:
+        print("bestmove h0g2", flush=True)
+    elif word == ["stop"] and searching:
+        searching = False
+        print("bestmove h0g2", flush=True)
+    elif word == ["stop"]:
+        time.sleep(0.2)  # a starved engine: the idle answer comes late
+        print("nobestmove", flush=True)
+    elif word == ["quit"]:
+        break
+"""
+"""A scripted UCCI engine for the self-test: it moves at once, ponders
+until `stop`, and answers a `stop` that finds it idle with `nobestmove`
+only after 200 ms."""
+
+
+def late_stray_is_settled() -> bool:
+    """A `stop` that crossed the final line gets its `nobestmove` late; the
+    next search (here a ponder search) must not take it for its own."""
+    spec = EngineSpec("slow-stop", [sys.executable, "-c", SLOW_STOP_ENGINE], "ucci", {})
+    eng = Engine(spec)
+    try:
+        eng.start(10.0)
+        eng.go("position startpos", "go time 1000", 1.0, 1.0)
+        eng.send("stop")  # crosses the move, as a stress `stop` can
+        eng.stray_allowed = 1
+        eng.begin_search("position startpos moves h0g2", "go ponder time 1000")
+        try:
+            _, line = eng.next_line(0.4)
+        except queue.Empty:
+            line = None
+        return line is None and not eng.faults
+    except (EngineDied, TimeoutError):
+        return False
+    finally:
+        eng.quit()
+
+
 def self_test() -> int:
     """Check the referee and the notation on known positions; 0 if all pass.
 
@@ -1096,7 +1159,10 @@ def self_test() -> int:
     notation &= from_engine("b3b10", "uci-fairy") == "b3b10" and to_engine("b3b10", "uci") == "b2b9"
     print(f"{'ok  ' if notation else 'FAIL'} notation h3e3 <-> h2e2, b3b10 <-> b2b9")
     failures += not notation
-    print(f"{len(cases) + 1 - failures} passed, {failures} failed")
+    late = late_stray_is_settled()
+    print(f"{'ok  ' if late else 'FAIL'} a crossed stop answered late is not read as the next search's line")
+    failures += not late
+    print(f"{len(cases) + 2 - failures} passed, {failures} failed")
     return 1 if failures else 0
 
 
