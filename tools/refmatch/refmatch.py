@@ -541,12 +541,8 @@ def stop_on_signals() -> None:
     `&` and no job control hands it SIGINT already ignored, and Python
     then installs no handler, so a background run could only be killed
     without its summary; this restores both signals."""
-
-    def interrupt(_signum, _frame):
-        raise KeyboardInterrupt
-
     for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, interrupt)
+        signal.signal(sig, signal.default_int_handler)
 
 
 def win_for(side: str) -> str:
