@@ -1,28 +1,50 @@
 #!/usr/bin/env bash
-# Rebuilds arena/data/openings.epd from the CCPD game records (CC BY 4.0, see
-# NOTICE beside this script). Usage, from the workspace root:
+# Rebuilds arena/data/openings.epd and arena/data/openings-wide.epd from the
+# CCPD game records (CC BY 4.0, see NOTICE beside this script). Usage, from
+# the workspace root:
 #   arena/data/make-openings.sh [path/to/ccpd-games.iccs.tsv.xz]
 # The default input is the team's shared copy. The result is deterministic.
+#
+# openings.epd is the default suite: 240 well-balanced lines. Games at a
+# fixed node count or depth are deterministic, so a suite of N positions
+# yields only 2N different games; openings-wide.epd (760 positions, less
+# strictly balanced) is for fixed-node tests that need more than 480.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 input="${1:-../shared/data/games/ccpd-games.iccs.tsv.xz}"
 [ -f "$input" ] || input=/work/shared/data/games/ccpd-games.iccs.tsv.xz
-settings=(--count 240 --min-plies 6 --max-plies 10 --min-games 6 --max-imbalance 0.1)
 arena=(cargo run --quiet --release -p arena --bin arena --)
 body=$(mktemp)
 trap 'rm -f "$body"' EXIT
-# .xz input is decompressed in-process: no xz program needed.
-"${arena[@]}" openings --input "$input" --out "$body" "${settings[@]}"
-{
-  echo "# Balanced xiangqi openings for arena self-play: 6-10 plies from the start,"
-  echo "# one per 6-ply trunk, each reached in >= 6 master games with Red scoring"
-  echo "# 40-60 %, drawn lines first. c0 = the moves from the start position,"
-  echo "# c1 = games through the position, Red's score, draw rate."
-  echo "# Made by arena/data/make-openings.sh: arena openings ${settings[*]}"
-  echo "# Opening data derived from the Chinese Chess Practical Dataset (CCPD) by"
-  echo "# Yu-Han Tseng and Bo-Nian Chen,"
-  echo "# https://github.com/Yvonne761/Chinese-Chess-Practical-Dataset, licensed"
-  echo "# CC BY 4.0; converted and filtered. See arena/data/NOTICE."
-  cat "$body"
-} > arena/data/openings.epd
-echo "arena/data/openings.epd: $(grep -vc '^#' arena/data/openings.epd) positions"
+
+# build OUT DESCRIPTION-LINES SETTINGS...: one suite with its header.
+build() {
+  local out=$1 description=$2
+  shift 2
+  # .xz input is decompressed in-process: no xz program needed.
+  "${arena[@]}" openings --input "$input" --out "$body" "$@"
+  {
+    printf '%s\n' "$description"
+    echo "# Made by arena/data/make-openings.sh: arena openings $*"
+    echo "# Opening data derived from the Chinese Chess Practical Dataset (CCPD) by"
+    echo "# Yu-Han Tseng and Bo-Nian Chen,"
+    echo "# https://github.com/Yvonne761/Chinese-Chess-Practical-Dataset, licensed"
+    echo "# CC BY 4.0; converted and filtered. See arena/data/NOTICE."
+    cat "$body"
+  } > "$out"
+  echo "$out: $(grep -vc '^#' "$out") positions"
+}
+
+build arena/data/openings.epd "\
+# Balanced xiangqi openings for arena self-play: 6-10 plies from the start,
+# one per 6-ply trunk, each reached in >= 6 master games with Red scoring
+# 40-60 %, drawn lines first. c0 = the moves from the start position,
+# c1 = games through the position, Red's score, draw rate." \
+  --count 240 --min-plies 6 --max-plies 10 --min-games 6 --max-imbalance 0.1
+
+build arena/data/openings-wide.epd "\
+# A wider suite of xiangqi openings for long fixed-node tests: 8-12 plies
+# from the start, one per 6-ply trunk, each reached in >= 3 master games with
+# Red scoring 30-70 %, drawn lines first. c0 = the moves from the start
+# position, c1 = games through the position, Red's score, draw rate." \
+  --count 760 --min-plies 8 --max-plies 12 --min-games 3 --max-imbalance 0.2

@@ -19,7 +19,7 @@ use board::ByColor;
 use crossbeam_channel::{Receiver, Sender, bounded, never, select, unbounded};
 
 use crate::child::EngineProcess;
-use crate::config::{EngineSpec, Protocol};
+use crate::config::{EngineSpec, Protocol, TimeControl};
 use crate::game::{GameRecord, GameSettings, Seat, play_game};
 use crate::openings::Opening;
 use crate::pgn::{self, PgnContext};
@@ -222,6 +222,9 @@ impl Tournament {
             self.openings_source,
             self.openings.len()
         );
+        if let Some(note) = self.repeat_note() {
+            let _ = write!(out, "\n{note}");
+        }
         if let Some(sprt) = &self.sprt {
             let _ = write!(
                 out,
@@ -237,6 +240,28 @@ impl Tournament {
             );
         }
         out
+    }
+
+    /// A warning when games will repeat: a search bounded by nodes or
+    /// depth (one thread) plays an opening the same way every time, so
+    /// once each pairing has used every opening its further pairs are
+    /// copies, and the statistics count the copies as new evidence.
+    fn repeat_note(&self) -> Option<String> {
+        let limit = match self.settings.tc {
+            TimeControl::Nodes(_) => "node count",
+            TimeControl::Depth(_) => "depth",
+            TimeControl::Clock { .. } => return None,
+        };
+        let fresh = self.openings.len() as u64;
+        (self.games.div_ceil(2) > fresh).then(|| {
+            format!(
+                "Note: at a fixed {limit} a pair from the same opening is usually the same \
+                 pair again; only the first {} games of each pairing are new, and the \
+                 Elo and SPRT figures count the repeats (use more openings, e.g. \
+                 arena/data/openings-wide.epd)",
+                2 * fresh
+            )
+        })
     }
 
     /// Refuses settings no tournament can be played with, and starts every

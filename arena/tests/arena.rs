@@ -501,6 +501,25 @@ fn sprt_stops_when_decided() {
 }
 
 #[test]
+fn fixed_searches_warn_when_openings_repeat() {
+    // One opening (the start position): at a fixed depth the second pair
+    // replays the first, and the banner says so; one pair, or a clock,
+    // draws no note.
+    let run = |limit: &[&str], games: &str| {
+        let mut args = strings(&["--engine", "name=a", &format!("cmd={MOCK}")]);
+        args.extend(strings(&["--engine", "name=b", &format!("cmd={MOCK}")]));
+        args.extend(strings(limit));
+        args.extend(strings(&["--games", games]));
+        run_arena(&args, Duration::from_secs(20))
+    };
+    let note = "Note: at a fixed depth a pair from the same opening is usually the same pair again; only the first 2 games of each pairing are new";
+    let out = run(&["--depth", "1"], "4");
+    assert!(out.lines().any(|l| l.starts_with(note)), "{out}");
+    assert!(!run(&["--depth", "1"], "2").contains("Note:"));
+    assert!(!run(&["--tc", "1+0.01"], "4").contains("Note:"));
+}
+
+#[test]
 fn bad_command_lines_are_refused() {
     for args in [
         vec!["--engine", "cmd=x"],
@@ -663,10 +682,16 @@ fn chariot_self_play() {
 }
 
 #[test]
-fn opening_suite_is_valid() {
-    // Every line of the shipped suite: a valid position, reached by its
-    // `c0` line of 6 to 10 legal plies from the start; no position twice.
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/openings.epd");
+fn opening_suites_are_valid() {
+    check_suite("data/openings.epd", 6..=10, 240);
+    check_suite("data/openings-wide.epd", 8..=12, 760);
+}
+
+/// Every line of a shipped suite: a valid position, reached by its `c0`
+/// line of `plies` legal plies from the start; no position twice (nor its
+/// mirror); `count` lines and the licence.
+fn check_suite(file: &str, plies: std::ops::RangeInclusive<usize>, count_wanted: usize) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
     let text = std::fs::read_to_string(path).unwrap();
     let mut keys = std::collections::HashSet::new();
     let mut count = 0;
@@ -674,7 +699,7 @@ fn opening_suite_is_valid() {
         let (fen, ops) = line.split_once(" c0 \"").unwrap();
         let pos = Position::from_fen(&format!("{fen} 0 1")).unwrap();
         let moves: Vec<&str> = ops.split('"').next().unwrap().split_whitespace().collect();
-        assert!((6..=10).contains(&moves.len()), "{line}");
+        assert!(plies.contains(&moves.len()), "{line}");
         let mut replay = Position::startpos();
         for m in &moves {
             let mv = replay.parse_move(m).unwrap();
@@ -686,7 +711,7 @@ fn opening_suite_is_valid() {
         assert!(keys.insert(canonical), "duplicate or mirror: {line}");
         count += 1;
     }
-    assert_eq!(count, 240);
+    assert_eq!(count, count_wanted);
     assert!(text.contains("CC BY 4.0"));
 }
 
