@@ -101,12 +101,18 @@ fn round(job: &PairJob, second: bool) -> u64 {
 }
 
 impl Tournament {
+    /// Pairs each pairing plays: `--games` rounded up to whole pairs. Pair
+    /// `k` of a pairing starts from opening `k` modulo the suite's size.
+    fn pairs_per_pairing(&self) -> u64 {
+        self.games.div_ceil(2)
+    }
+
     fn schedule(&self) -> (Vec<(usize, usize)>, VecDeque<PairJob>) {
         let n = self.engines.len();
         let pairings: Vec<(usize, usize)> = (0..n)
             .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
             .collect();
-        let pairs_each = self.games.div_ceil(2);
+        let pairs_each = self.pairs_per_pairing();
         let mut jobs = VecDeque::new();
         let mut id = 0;
         // Interleave pairings so a round robin progresses evenly.
@@ -253,7 +259,7 @@ impl Tournament {
             TimeControl::Clock { .. } => return None,
         };
         let fresh = self.openings.len() as u64;
-        (self.games.div_ceil(2) > fresh).then(|| {
+        (self.pairs_per_pairing() > fresh).then(|| {
             format!(
                 "Note: at a fixed {limit} a pair from the same opening is usually the same \
                  pair again; only the first {} games of each pairing are new, and the \
