@@ -80,6 +80,10 @@ struct PlayArgs {
     /// Opening list, one FEN or EPD per line (default: the start position).
     #[arg(long, value_name = "FILE")]
     openings: Option<PathBuf>,
+    /// Openings at the head of the file left unused, so a fixed-effort
+    /// test can continue on positions an earlier run did not play.
+    #[arg(long, default_value_t = 0, value_name = "N", requires = "openings")]
+    skip_openings: usize,
     /// Sequential test: `elo0=… elo1=… [alpha=0.05] [beta=0.05] [model=normalized|logistic]`.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     sprt: Option<Vec<String>>,
@@ -192,7 +196,22 @@ fn configure(
         max_plies: args.max_plies.max(1),
     };
     let (openings, openings_source) = match &args.openings {
-        Some(path) => (load_openings(path)?, path.display().to_string()),
+        Some(path) => {
+            let mut list = load_openings(path)?;
+            let source = match args.skip_openings {
+                0 => path.display().to_string(),
+                skip if skip < list.len() => {
+                    list.drain(..skip);
+                    format!("{}, the first {skip} skipped", path.display())
+                }
+                skip => bail!(
+                    "--skip-openings {skip} leaves none of the {} openings in {}",
+                    list.len(),
+                    path.display()
+                ),
+            };
+            (list, source)
+        }
         None => (
             vec![openings::Opening::startpos()],
             "the start position".to_string(),

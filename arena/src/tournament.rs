@@ -264,7 +264,8 @@ impl Tournament {
                 "Note: at a fixed {limit} a pair from the same opening is usually the same \
                  pair again; only the first {} games of each pairing are new, and the \
                  Elo and SPRT figures count the repeats (use more openings, e.g. \
-                 arena/data/openings-wide.epd)",
+                 arena/data/openings-wide.epd, and --skip-openings to go on from an \
+                 earlier run)",
                 2 * fresh
             )
         })

@@ -520,6 +520,78 @@ fn fixed_searches_warn_when_openings_repeat() {
 }
 
 #[test]
+fn skipped_openings_are_not_played() {
+    // Three openings, the first two skipped: every game starts from the
+    // third, the banner says so, and the repeat note counts one opening.
+    let dir = scratch("skip-openings");
+    let suite = dir.join("three.epd");
+    let fens = [
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1",
+        "rnbakabnr/9/1c2c4/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2",
+    ];
+    std::fs::write(&suite, fens.join("\n")).unwrap();
+    let pgn = dir.join("games.pgn");
+    let run = |skip: &str, pgn: Option<&Path>| {
+        let mut args = strings(&["--engine", "name=a", &format!("cmd={MOCK}")]);
+        args.extend(strings(&["--engine", "name=b", &format!("cmd={MOCK}")]));
+        args.extend(strings(&[
+            "--depth",
+            "1",
+            "--games",
+            "4",
+            "--max-plies",
+            "60",
+        ]));
+        args.extend(strings(&["--openings", &suite.display().to_string()]));
+        args.extend(strings(&["--skip-openings", skip]));
+        if let Some(pgn) = pgn {
+            args.extend(strings(&["--pgn", &pgn.display().to_string()]));
+        }
+        args
+    };
+    let out = run_arena(&run("2", Some(&pgn)), Duration::from_secs(30));
+    assert!(
+        out.contains("three.epd, the first 2 skipped (1 positions)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("only the first 2 games of each pairing are new"),
+        "{out}"
+    );
+    let games = parse_pgn(&std::fs::read_to_string(&pgn).unwrap());
+    assert_eq!(games.len(), 4);
+    for g in &games {
+        assert_eq!(g.tags["FEN"], fens[2]);
+    }
+    // Skipping every opening, or skipping without a file, is refused.
+    let out = Command::new(ARENA).args(run("3", None)).output().unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("--skip-openings 3 leaves none of the 3 openings"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut no_file = strings(&["--engine", &format!("cmd={MOCK}"), "--engine"]);
+    no_file.extend(strings(&[
+        &format!("cmd={MOCK}"),
+        "--depth",
+        "1",
+        "--skip-openings",
+        "1",
+    ]));
+    assert!(
+        !Command::new(ARENA)
+            .args(&no_file)
+            .output()
+            .unwrap()
+            .status
+            .success()
+    );
+}
+
+#[test]
 fn bad_command_lines_are_refused() {
     for args in [
         vec!["--engine", "cmd=x"],
