@@ -107,6 +107,9 @@ pub struct SearchThread<'a> {
     /// The static evaluation at each ply (`None` in check), for the
     /// `improving` test.
     static_evals: [Option<i32>; MAX_PLY + 2],
+    /// The move a singular-extension search at each ply leaves out (see
+    /// [`SearchThread::singular`]).
+    excluded: [Option<Move>; MAX_PLY + 2],
     /// The neural network, when it evaluates instead of the hand-written
     /// evaluation.
     net: Option<&'a Network>,
@@ -154,6 +157,7 @@ impl<'a> SearchThread<'a> {
             eval_cache: vec![(0, i32::MIN); EVAL_CACHE_SIZE],
             moved: [None; MAX_PLY + 2],
             static_evals: [None; MAX_PLY + 2],
+            excluded: [None; MAX_PLY + 2],
             net: None,
             acc: AccumulatorStack::new(MAX_PLY + 1),
             id: 0,
@@ -275,8 +279,30 @@ impl<'a> SearchThread<'a> {
         let mut quiets_tried: arrayvec::ArrayVec<(Move, PieceTo), 64> = arrayvec::ArrayVec::new();
         let after_evasion = ply >= 1 && self.static_evals[ply - 1].is_none();
         let lmp = LateMovePruning::new(depth, improving, after_evasion);
+        let excluded = self.excluded[ply];
+        let singular = if excluded.is_none() && !repeated && ply > 0 {
+            singular_candidate(&hit, depth)
+        } else {
+            None
+        };
         let mut picker = MovePicker::new(hit.moves(), order);
         while let Some((mv, class, order_score)) = picker.next(&self.pos, self.h) {
+            if Some(mv) == excluded {
+                continue;
+            }
+            // The table's move, when it looks singular, is tested before
+            // it is made: extended if it is, and the node cut at once if
+            // even without it the search beats beta.
+            let mut singular_ext = 0;
+            if let Some((smv, tt_score)) = singular
+                && smv == mv
+            {
+                match self.singular(mv, tt_score, beta, depth, ply) {
+                    Singular::Stopped => return 0,
+                    Singular::MultiCut(s) => return s,
+                    Singular::Extend(e) => singular_ext = e,
+                }
+            }
             let capture = self.pos.is_capture(mv);
             let pt = self.piece_to(mv);
             let quiet_late = class == MoveClass::Quiet && searched > 0 && best > -MATE_BOUND;
@@ -307,7 +333,16 @@ impl<'a> SearchThread<'a> {
                 self.unmake();
                 continue;
             }
-            let extension = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
+            let extension = if (ply as i32) < 2 * self.root_depth {
+                let check = i32::from(gives_check);
+                if singular_ext < 0 {
+                    check + singular_ext
+                } else {
+                    check.max(singular_ext)
+                }
+            } else {
+                0
+            };
             let new_depth = depth - 1 + extension;
             let score = if searched == 0 {
                 -self.search(-beta, -alpha, new_depth, ply + 1, kind.first_child())
@@ -350,15 +385,43 @@ impl<'a> SearchThread<'a> {
             self.reward_quiet(bm, &quiets_tried, ctx, ply, depth, best >= beta);
         }
         if searched == 0 {
+            if excluded.is_some() {
+                // Only the excluded move is legal: it is singular.
+                return alpha_orig;
+            }
             // Every move was pruned, which needs one searched first, so
             // none was legal: mated or stalemated, both lost in xiangqi.
             return -MATE + ply as i32;
         }
         let bound = Bound::of_result(best, alpha_orig, beta);
-        if !repeated {
+        if !repeated && excluded.is_none() {
             self.tt.store(key, ply, best_move, best, depth, bound);
         }
         best
+    }
+
+    /// The singular-extension test of table move `mv` (stored as a lower
+    /// bound `tt_score`): the node is searched again at half depth without
+    /// it, against a bar `2 × depth` below its score. Every other move
+    /// failing that bar makes `mv` singular (extended one ply); the search
+    /// without it beating beta cuts the node (multi-cut); a table score at
+    /// or above beta that is not singular reduces `mv` a ply.
+    fn singular(&mut self, mv: Move, tt_score: i32, beta: i32, depth: i32, ply: usize) -> Singular {
+        let bar = tt_score - 2 * depth;
+        self.excluded[ply] = Some(mv);
+        let s = self.search(bar - 1, bar, (depth - 1) / 2, ply, NodeKind::NonPv);
+        self.excluded[ply] = None;
+        if self.stopped {
+            Singular::Stopped
+        } else if s < bar {
+            Singular::Extend(1)
+        } else if bar >= beta {
+            Singular::MultiCut(bar)
+        } else if tt_score >= beta {
+            Singular::Extend(-1)
+        } else {
+            Singular::Extend(0)
+        }
     }
 
     /// Everything a node does before its moves: quiescence at depth 0, the
@@ -396,8 +459,10 @@ impl<'a> SearchThread<'a> {
         }
         let key = self.pos.key();
         let hit = self.probe(key, ply);
+        let excluding = self.excluded[ply].is_some();
         if !pv_node
             && !repeated
+            && !excluding
             && let Some(e) = hit.cutting(depth, alpha, beta)
         {
             self.tt_stats.cutoffs += 1;
@@ -412,6 +477,7 @@ impl<'a> SearchThread<'a> {
         self.static_evals[ply] = static_eval;
         let improving = self.improving(ply);
         if !pv_node
+            && !excluding
             && let Some(static_eval) = static_eval
             && !is_decisive(beta)
             && let Some(s) = self.prune_before_moves(beta, depth, ply, kind, static_eval, improving)
@@ -523,6 +589,32 @@ impl<'a> SearchThread<'a> {
     }
 }
 
+/// What [`SearchThread::singular`] found.
+enum Singular {
+    /// The search stopped meanwhile.
+    Stopped,
+    /// The node's score without searching its moves.
+    MultiCut(i32),
+    /// Plies to add to (or, negative, take from) the move's depth.
+    Extend(i32),
+}
+
+/// Least depth at which the table move is tested for singularity.
+const SINGULAR_DEPTH: i32 = 7;
+
+/// The table move and its score, when it is worth a singularity test: a
+/// lower bound (or exact score) not decided by mate, searched nearly as
+/// deep as this node.
+fn singular_candidate(hit: &TtHit, depth: i32) -> Option<(Move, i32)> {
+    if depth < SINGULAR_DEPTH {
+        return None;
+    }
+    let e = hit.entries.iter().flatten().find(|e| e.mv.is_some())?;
+    let deep = i32::from(e.depth) >= depth - 3;
+    let lower = matches!(e.bound, Bound::Lower | Bound::Exact);
+    (deep && lower && !is_decisive(e.score)).then_some((e.mv?, e.score))
+}
+
 /// What a node knows once it is open and not yet decided (see
 /// `SearchThread::open_node`).
 struct Node {
@@ -571,5 +663,49 @@ impl NodeKind {
         } else {
             NodeKind::NonPv
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tt::TtEntry;
+
+    fn entry(mv: Option<Move>, score: i32, depth: u8, bound: Bound) -> Option<TtEntry> {
+        Some(TtEntry {
+            mv,
+            score,
+            depth,
+            bound,
+            generation: 0,
+        })
+    }
+
+    #[test]
+    fn singular_candidates_are_deep_lower_bounds_with_a_move() {
+        let mv = Position::startpos().parse_move("h2e2").ok();
+        let hit = |e: Option<TtEntry>| TtHit { entries: [e, None] };
+        let lower = entry(mv, 35, 8, Bound::Lower);
+        // Deep enough (entry depth ≥ node depth − 3), from SINGULAR_DEPTH on.
+        assert_eq!(singular_candidate(&hit(lower), 11), Some((mv.unwrap(), 35)));
+        assert_eq!(singular_candidate(&hit(lower), 7), Some((mv.unwrap(), 35)));
+        assert_eq!(singular_candidate(&hit(lower), 6), None);
+        assert_eq!(singular_candidate(&hit(lower), 12), None);
+        // An exact score qualifies; an upper bound says nothing of the move.
+        assert!(singular_candidate(&hit(entry(mv, 35, 8, Bound::Exact)), 9).is_some());
+        assert_eq!(
+            singular_candidate(&hit(entry(mv, 35, 8, Bound::Upper)), 9),
+            None
+        );
+        // A mate score is not tested: the bar below it means nothing.
+        assert_eq!(
+            singular_candidate(&hit(entry(mv, MATE - 10, 8, Bound::Lower)), 9),
+            None
+        );
+        // The first entry with a move is the one tested.
+        let both = TtHit {
+            entries: [entry(None, 50, 10, Bound::Lower), lower],
+        };
+        assert_eq!(singular_candidate(&both, 9), Some((mv.unwrap(), 35)));
     }
 }
