@@ -13,6 +13,7 @@ use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand}
 use crate::config::{self, EngineSpec, TimeControl};
 use crate::game::GameSettings;
 use crate::openings;
+use crate::pool;
 use crate::tournament::{RunEnd, Tournament};
 
 const AFTER_HELP: &str = "\
@@ -55,6 +56,8 @@ struct Cli {
 enum Sub {
     /// Build an opening suite (EPD) from game records in the ICCS TSV layout.
     Openings(OpeningsArgs),
+    /// Score the games of earlier runs together, from their PGN files.
+    Pool(PoolArgs),
 }
 
 #[derive(Args)]
@@ -111,6 +114,19 @@ struct PlayArgs {
     /// PGN `Event` tag.
     #[arg(long, default_value = "arena")]
     event: String,
+}
+
+#[derive(Args)]
+struct PoolArgs {
+    /// PGN files written by `--pgn`, one per run; `FILE:N` counts only its first N pairs.
+    #[arg(required = true, value_name = "FILE[:PAIRS]")]
+    files: Vec<String>,
+    /// The engine whose results are counted (default: Red in the first game).
+    #[arg(long, value_name = "NAME")]
+    engine: Option<String>,
+    /// Test the pooled pairs: `elo0=… elo1=… [alpha=0.05] [beta=0.05] [model=normalized|logistic]`.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    sprt: Option<Vec<String>>,
 }
 
 #[derive(Args)]
@@ -243,7 +259,7 @@ pub(crate) fn configure_from_words(
     let matches = Cli::command().try_get_matches_from(words)?;
     let cli = Cli::from_arg_matches(&matches)?;
     match cli.command {
-        Some(Sub::Openings(_)) => Ok(None),
+        Some(Sub::Openings(_) | Sub::Pool(_)) => Ok(None),
         None => configure(&cli.play, &matches, load_openings).map(Some),
     }
 }
@@ -273,6 +289,23 @@ fn make_openings(args: &OpeningsArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+fn pool_runs(args: &PoolArgs) -> Result<ExitCode> {
+    let sprt = args.sprt.as_deref().map(config::parse_sprt).transpose()?;
+    let mut sources = Vec::new();
+    for arg in &args.files {
+        let (file, max_pairs) = pool::split_source(arg);
+        let text = book::pgn::read_text(Path::new(file))?;
+        sources.push(pool::Source {
+            name: file.to_string(),
+            text,
+            max_pairs,
+        });
+    }
+    let pooled = pool::pool(&sources, args.engine.as_deref())?;
+    println!("{}", pool::report(&pooled, sprt.as_ref()));
+    Ok(ExitCode::SUCCESS)
+}
+
 /// The `arena` program: parses the command line and runs what it asks.
 pub fn main() -> ExitCode {
     let matches = match Cli::command().try_get_matches() {
@@ -291,6 +324,7 @@ pub fn main() -> ExitCode {
     };
     let result = match &cli.command {
         Some(Sub::Openings(args)) => make_openings(args),
+        Some(Sub::Pool(args)) => pool_runs(args),
         None => play(&cli.play, &matches),
     };
     match result {

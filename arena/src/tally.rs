@@ -152,45 +152,14 @@ impl Tally {
             self.write_table(&mut out, names);
         }
         for st in &self.pairings {
-            let _ = writeln!(
-                out,
-                "{}",
-                trinomial_text(names[st.a], names[st.b], &st.games)
+            write_pairing(
+                &mut out,
+                names[st.a],
+                names[st.b],
+                &st.games,
+                &st.pairs,
+                sprt,
             );
-            if let Some(e) = st.pairs.elo() {
-                let _ = writeln!(out, "  Elo from pairs: {e} (95 %)");
-            }
-            if let Some(e) = st.pairs.normalized_elo() {
-                let _ = writeln!(out, "  nElo from pairs: {e} (95 %)");
-            }
-            let c = st.pairs.counts;
-            let _ = writeln!(
-                out,
-                "  Pentanomial [0, 0.5, 1, 1.5, 2]: [{}, {}, {}, {}, {}] ({} pairs)",
-                c[0],
-                c[1],
-                c[2],
-                c[3],
-                c[4],
-                st.pairs.pairs()
-            );
-            if let Some(sprt) = sprt {
-                let llr = sprt.llr(&st.pairs);
-                let (lo, hi) = sprt.bounds();
-                let model = match sprt.model {
-                    EloModel::Normalized => "normalized",
-                    EloModel::Logistic => "logistic",
-                };
-                let _ = writeln!(
-                    out,
-                    "  SPRT elo0={} elo1={} alpha={} beta={} ({model}): LLR {llr:.2} [{lo:.2}, {hi:.2}] {}",
-                    sprt.elo0,
-                    sprt.elo1,
-                    sprt.alpha,
-                    sprt.beta,
-                    sprt_verdict(sprt.state(llr))
-                );
-            }
         }
         let list: Vec<String> = self
             .terminations
@@ -228,6 +197,54 @@ impl Tally {
                 score
             );
         }
+    }
+}
+
+/// One pairing's block of the final report: W-D-L with the score and Elo
+/// from games, Elo and normalized Elo from pairs, the pentanomial and the
+/// SPRT's state. `arena pool` prints the same block for pooled runs.
+pub fn write_pairing(
+    out: &mut String,
+    a: &str,
+    b: &str,
+    games: &Trinomial,
+    pairs: &Pentanomial,
+    sprt: Option<&Sprt>,
+) {
+    let _ = writeln!(out, "{}", trinomial_text(a, b, games));
+    if let Some(e) = pairs.elo() {
+        let _ = writeln!(out, "  Elo from pairs: {e} (95 %)");
+    }
+    if let Some(e) = pairs.normalized_elo() {
+        let _ = writeln!(out, "  nElo from pairs: {e} (95 %)");
+    }
+    let c = pairs.counts;
+    let _ = writeln!(
+        out,
+        "  Pentanomial [0, 0.5, 1, 1.5, 2]: [{}, {}, {}, {}, {}] ({} pairs)",
+        c[0],
+        c[1],
+        c[2],
+        c[3],
+        c[4],
+        pairs.pairs()
+    );
+    if let Some(sprt) = sprt {
+        let llr = sprt.llr(pairs);
+        let (lo, hi) = sprt.bounds();
+        let model = match sprt.model {
+            EloModel::Normalized => "normalized",
+            EloModel::Logistic => "logistic",
+        };
+        let _ = writeln!(
+            out,
+            "  SPRT elo0={} elo1={} alpha={} beta={} ({model}): LLR {llr:.2} [{lo:.2}, {hi:.2}] {}",
+            sprt.elo0,
+            sprt.elo1,
+            sprt.alpha,
+            sprt.beta,
+            sprt_verdict(sprt.state(llr))
+        );
     }
 }
 

@@ -592,6 +592,60 @@ fn skipped_openings_are_not_played() {
 }
 
 #[test]
+fn pooled_runs_score_as_the_match_did() {
+    // A run's own report and `arena pool` of its PGN agree; two runs
+    // pooled count every pair of both; a file holding two runs is refused.
+    let dir = scratch("pool");
+    let openings = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/openings.epd");
+    let run = |pgn: &Path, skip: &str| {
+        let mut args = strings(&["--engine", "name=a", &format!("cmd={MOCK}")]);
+        args.extend(strings(&["--engine", "name=b", &format!("cmd={MOCK}")]));
+        args.extend(strings(&[
+            "--nodes",
+            "100",
+            "--games",
+            "6",
+            "--concurrency",
+            "2",
+        ]));
+        args.extend(strings(&["--max-plies", "120", "--skip-openings", skip]));
+        args.extend(strings(&["--openings", &openings.display().to_string()]));
+        args.extend(strings(&["--sprt", "elo0=0", "elo1=50"]));
+        args.extend(strings(&["--pgn", &pgn.display().to_string()]));
+        run_arena(&args, Duration::from_secs(60))
+    };
+    let pool = |files: &[&Path]| {
+        let mut cmd = Command::new(ARENA);
+        cmd.arg("pool")
+            .args(files)
+            .args(["--sprt", "elo0=0", "elo1=50"]);
+        cmd.output().unwrap()
+    };
+    let block = |out: &str| -> Vec<String> {
+        out.lines()
+            .filter(|l| l.starts_with("  ") || l.starts_with("a vs b"))
+            .map(str::to_string)
+            .collect()
+    };
+    let (first, second) = (dir.join("first.pgn"), dir.join("second.pgn"));
+    let out = run(&first, "0");
+    let pooled = pool(&[&first]);
+    assert!(pooled.status.success());
+    let pooled = String::from_utf8_lossy(&pooled.stdout).into_owned();
+    assert_eq!(block(&pooled), block(&out), "{pooled}\n---\n{out}");
+    assert!(pooled.contains("first.pgn: 3 pairs"), "{pooled}");
+    run(&second, "3");
+    let both = pool(&[&first, &second]);
+    let both = String::from_utf8_lossy(&both.stdout).into_owned();
+    assert!(both.contains("(6 pairs)"), "{both}");
+    // Two runs appended to one file cannot be paired again.
+    run(&first, "3");
+    let mixed = pool(&[&first]);
+    assert!(!mixed.status.success());
+    assert!(String::from_utf8_lossy(&mixed.stderr).contains("appears twice"));
+}
+
+#[test]
 fn bad_command_lines_are_refused() {
     for args in [
         vec!["--engine", "cmd=x"],

@@ -1,0 +1,328 @@
+//! `arena pool`: the games of earlier runs, read back from their PGN files
+//! and scored together as one match.
+//!
+//! A fixed-effort test that stops undecided goes on with openings it has
+//! not played (`--skip-openings`), in a new run with its own PGN; the
+//! decision belongs to all the pairs together. This module owns finding
+//! the pairs again: the arena numbers a pair's games as rounds `2k − 1` and
+//! `2k` of its run, whatever order they finished in, so pairs are taken by
+//! round, never by position in the file. The statistics and the report are
+//! the match's own (`stats`, `sprt`, `tally::write_pairing`).
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use anyhow::{Result, bail};
+use book::pgn::{GameResult, PgnGame};
+
+use crate::sprt::Sprt;
+use crate::stats::{GameScore, Pentanomial, Trinomial};
+use crate::tally::write_pairing;
+
+/// One PGN file to pool: its name for messages, its text, and how many
+/// of its pairs to count (`None`: all).
+pub struct Source {
+    /// The file's name, for messages.
+    pub name: String,
+    /// The PGN text.
+    pub text: String,
+    /// Count only pairs 1 ..= this many (by round).
+    pub max_pairs: Option<u64>,
+}
+
+/// Splits `FILE[:PAIRS]`: a trailing `:N` (digits only) limits the pairs.
+pub fn split_source(arg: &str) -> (&str, Option<u64>) {
+    match arg.rsplit_once(':') {
+        Some((file, n)) if !file.is_empty() && !n.is_empty() => match n.parse() {
+            Ok(n) => (file, Some(n)),
+            Err(_) => (arg, None),
+        },
+        _ => (arg, None),
+    }
+}
+
+/// What pooling found: the engine's games and pairs against its
+/// opponents, in all files and per file.
+#[derive(Debug)]
+pub struct Pooled {
+    /// The engine whose results are counted.
+    pub engine: String,
+    /// Its opponents' names, in the order met.
+    pub opponents: Vec<String>,
+    /// All counted games, from the engine's side.
+    pub games: Trinomial,
+    /// All counted pairs.
+    pub pairs: Pentanomial,
+    /// Per file: name, pairs counted, and pairs left out (a game missing
+    /// or without a result).
+    pub files: Vec<(String, Pentanomial, u64)>,
+}
+
+/// The engine's score in `game`, or `None` for a game without a result.
+fn score_of(game: &PgnGame, engine: &str) -> Option<GameScore> {
+    let red = game.tag("Red") == Some(engine);
+    let score = match game.result() {
+        GameResult::RedWins => GameScore::Win,
+        GameResult::BlackWins => GameScore::Loss,
+        GameResult::Draw => GameScore::Draw,
+        GameResult::Unknown => return None,
+    };
+    Some(if red { score } else { score.flip() })
+}
+
+/// Pools the pairs of `sources` for `engine` (default: Red in the first
+/// game of the first file).
+///
+/// # Errors
+/// A game without a numeric `Round`, a round that appears twice in one
+/// file (two runs appended to one PGN cannot be told apart), the two
+/// games of a pair that are not one opening with colours swapped, or a
+/// pair the engine does not play in.
+pub fn pool(sources: &[Source], engine: Option<&str>) -> Result<Pooled> {
+    let mut engine = engine.map(str::to_string);
+    let mut pooled = Pooled {
+        engine: String::new(),
+        opponents: Vec::new(),
+        games: Trinomial::default(),
+        pairs: Pentanomial::default(),
+        files: Vec::new(),
+    };
+    for source in sources {
+        let mut rounds: BTreeMap<u64, PgnGame> = BTreeMap::new();
+        for game in book::pgn::parse_games(&source.text) {
+            let Some(round) = game.tag("Round").and_then(|r| r.trim().parse::<u64>().ok()) else {
+                bail!(
+                    "{}: the game at line {} has no round number (not an arena PGN?)",
+                    source.name,
+                    game.line
+                );
+            };
+            let line = game.line;
+            if rounds.insert(round, game).is_some() {
+                bail!(
+                    "{}: round {round} appears twice (line {line}); one PGN file per run",
+                    source.name
+                );
+            }
+        }
+        let engine = match &engine {
+            Some(e) => e.clone(),
+            None => {
+                let first = rounds.values().next().and_then(|g| g.tag("Red"));
+                let Some(first) = first else {
+                    bail!("{}: no games", source.name);
+                };
+                engine = Some(first.to_string());
+                first.to_string()
+            }
+        };
+        let last_pair = rounds.keys().next_back().map_or(0, |r| r.div_ceil(2));
+        let last_pair = source.max_pairs.map_or(last_pair, |m| m.min(last_pair));
+        let mut pairs = Pentanomial::default();
+        let mut left_out = 0;
+        for k in 1..=last_pair {
+            let (Some(a), Some(b)) = (rounds.get(&(2 * k - 1)), rounds.get(&(2 * k))) else {
+                left_out += 1;
+                continue;
+            };
+            let players = |g: &PgnGame| {
+                (
+                    g.tag("Red").unwrap_or_default().to_string(),
+                    g.tag("Black").unwrap_or_default().to_string(),
+                )
+            };
+            let ((a_red, a_black), (b_red, b_black)) = (players(a), players(b));
+            if a.tag("FEN") != b.tag("FEN") || a_red != b_black || a_black != b_red {
+                bail!(
+                    "{}: rounds {} and {} are not one opening with colours swapped",
+                    source.name,
+                    2 * k - 1,
+                    2 * k
+                );
+            }
+            let opponent = if a_red == engine {
+                a_black
+            } else if a_black == engine {
+                a_red
+            } else {
+                bail!(
+                    "{}: '{engine}' does not play rounds {} and {} ({a_red} against {a_black})",
+                    source.name,
+                    2 * k - 1,
+                    2 * k
+                );
+            };
+            let (Some(first), Some(second)) = (score_of(a, &engine), score_of(b, &engine)) else {
+                left_out += 1;
+                continue;
+            };
+            if !pooled.opponents.contains(&opponent) {
+                pooled.opponents.push(opponent);
+            }
+            pairs.add(first, second);
+            pooled.pairs.add(first, second);
+            pooled.games.add(first);
+            pooled.games.add(second);
+        }
+        pooled.engine = engine;
+        pooled.files.push((source.name.clone(), pairs, left_out));
+    }
+    Ok(pooled)
+}
+
+/// The report: one line per file, then the pooled pairing block as a
+/// match's final report prints it.
+pub fn report(pooled: &Pooled, sprt: Option<&Sprt>) -> String {
+    let mut out = String::new();
+    for (name, pairs, left_out) in &pooled.files {
+        let c = pairs.counts;
+        let _ = write!(
+            out,
+            "{name}: {} pairs [{}, {}, {}, {}, {}]",
+            pairs.pairs(),
+            c[0],
+            c[1],
+            c[2],
+            c[3],
+            c[4]
+        );
+        if let Some(e) = pairs.elo() {
+            let _ = write!(out, ", Elo {e}");
+        }
+        if *left_out > 0 {
+            let _ = write!(out, " ({left_out} incomplete pairs left out)");
+        }
+        out.push('\n');
+    }
+    let opponents = if pooled.opponents.is_empty() {
+        "nobody".to_string()
+    } else {
+        pooled.opponents.join(" / ")
+    };
+    write_pairing(
+        &mut out,
+        &pooled.engine,
+        &opponents,
+        &pooled.games,
+        &pooled.pairs,
+        sprt,
+    );
+    out.trim_end().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+    /// A game in the arena's PGN layout.
+    fn game(round: u64, red: &str, black: &str, result: &str, fen: &str) -> String {
+        format!(
+            "[Game \"Chinese Chess\"]\n[Event \"arena\"]\n[Round \"{round}\"]\n[Red \"{red}\"]\n\
+             [Black \"{black}\"]\n[Result \"{result}\"]\n[FEN \"{fen}\"]\n[Format \"ICCS\"]\n\n\
+             1. h2e2 h7e7 {result}\n\n"
+        )
+    }
+
+    fn source(name: &str, games: &[String], max_pairs: Option<u64>) -> Source {
+        Source {
+            name: name.to_string(),
+            text: games.concat(),
+            max_pairs,
+        }
+    }
+
+    #[test]
+    fn sources_split_a_pair_count() {
+        assert_eq!(split_source("a.pgn:240"), ("a.pgn", Some(240)));
+        assert_eq!(split_source("a.pgn"), ("a.pgn", None));
+        assert_eq!(split_source("c:/x.pgn"), ("c:/x.pgn", None));
+        assert_eq!(split_source("a.pgn:"), ("a.pgn:", None));
+        assert_eq!(split_source(":5"), (":5", None));
+    }
+
+    #[test]
+    fn pairs_are_found_by_round_in_any_order() {
+        // Run 1 (finishing order 2, 1, 4, 3; round 6 never finished):
+        // pair 1 new wins both, pair 2 a win and a draw. Run 2: pair 1
+        // two losses, pair 2 counted only if asked for.
+        let run1 = [
+            game(2, "base", "new", "0-1", FEN),
+            game(1, "new", "base", "1-0", FEN),
+            game(
+                4,
+                "base",
+                "new",
+                "1/2-1/2",
+                "9/9/9/9/9/9/9/9/9/4K4 w - - 0 1",
+            ),
+            game(3, "new", "base", "1-0", "9/9/9/9/9/9/9/9/9/4K4 w - - 0 1"),
+            game(5, "new", "base", "1-0", FEN),
+        ];
+        let run2 = [
+            game(1, "new", "main", "0-1", FEN),
+            game(2, "main", "new", "1-0", FEN),
+            game(3, "new", "main", "1-0", FEN),
+            game(4, "main", "new", "0-1", FEN),
+        ];
+        let pooled = pool(
+            &[source("run1", &run1, None), source("run2", &run2, Some(1))],
+            None,
+        )
+        .unwrap();
+        assert_eq!(pooled.engine, "new");
+        assert_eq!(pooled.opponents, ["base", "main"]);
+        assert_eq!(pooled.pairs.counts, [1, 0, 0, 1, 1]);
+        assert_eq!(
+            (pooled.games.wins, pooled.games.draws, pooled.games.losses),
+            (3, 1, 2)
+        );
+        assert_eq!(pooled.files[0].1.counts, [0, 0, 0, 1, 1]);
+        assert_eq!(pooled.files[0].2, 1, "pair 3 has no second game");
+        assert_eq!(pooled.files[1].1.pairs(), 1);
+        // From the other side, every pair is mirrored.
+        let theirs = pool(&[source("run1", &run1, None)], Some("base")).unwrap();
+        assert_eq!(theirs.pairs.counts, [1, 1, 0, 0, 0]);
+        let text = report(&pooled, None);
+        assert!(text.contains("run1: 2 pairs [0, 0, 0, 1, 1]"), "{text}");
+        assert!(text.contains("(1 incomplete pairs left out)"), "{text}");
+        assert!(text.contains("new vs base / main: W 3 D 1 L 2"), "{text}");
+    }
+
+    #[test]
+    fn what_cannot_be_paired_is_refused() {
+        let twice = [
+            game(1, "new", "base", "1-0", FEN),
+            game(2, "base", "new", "1-0", FEN),
+            game(1, "new", "base", "0-1", FEN),
+        ];
+        let e = pool(&[source("twice", &twice, None)], None).unwrap_err();
+        assert!(e.to_string().contains("round 1 appears twice"), "{e}");
+        let unswapped = [
+            game(1, "new", "base", "1-0", FEN),
+            game(2, "new", "base", "1-0", FEN),
+        ];
+        let e = pool(&[source("same", &unswapped, None)], None).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("not one opening with colours swapped"),
+            "{e}"
+        );
+        let ok = [
+            game(1, "new", "base", "1-0", FEN),
+            game(2, "base", "new", "1-0", FEN),
+        ];
+        let e = pool(&[source("ok", &ok, None)], Some("other")).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("'other' does not play rounds 1 and 2"),
+            "{e}"
+        );
+        let e = pool(&[source("empty", &[], None)], None).unwrap_err();
+        assert!(e.to_string().contains("no games"), "{e}");
+        let no_round = "[Game \"Chinese Chess\"]\n[Red \"a\"]\n\n1. h2e2 *\n".to_string();
+        let e = pool(&[source("bare", &[no_round], None)], None).unwrap_err();
+        assert!(e.to_string().contains("no round number"), "{e}");
+    }
+}
