@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Rebuilds arena/data/openings.epd and arena/data/openings-wide.epd from the
+# Rebuilds arena/data/openings.epd, openings-wide.epd and openings-deep.epd from the
 # CCPD game records (CC BY 4.0, see NOTICE beside this script). Usage, from
 # the workspace root:
 #   arena/data/make-openings.sh [path/to/ccpd-games.iccs.tsv.xz]
@@ -8,7 +8,9 @@
 # openings.epd is the default suite: 240 well-balanced lines. Games at a
 # fixed node count or depth are deterministic, so a suite of N positions
 # yields only 2N different games; openings-wide.epd (760 positions, less
-# strictly balanced) is for fixed-node tests that need more than 480.
+# strictly balanced) is for fixed-node tests that need more than 480, and
+# openings-deep.epd (1000 positions, 13-16 plies) for those that go on
+# past the wide suite's 1,520 (arena pool scores the runs together).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 input="${1:-../shared/data/games/ccpd-games.iccs.tsv.xz}"
@@ -48,3 +50,11 @@ build arena/data/openings-wide.epd "\
 # Red scoring 30-70 %, drawn lines first. c0 = the moves from the start
 # position, c1 = games through the position, Red's score, draw rate." \
   --count 760 --min-plies 8 --max-plies 12 --min-games 3 --max-imbalance 0.2
+
+build arena/data/openings-deep.epd "\
+# Deeper xiangqi openings, to go on with a fixed-node test past
+# openings-wide.epd: 13-16 plies from the start, one per 6-ply trunk, each
+# reached in >= 3 master games with Red scoring 30-70 %, drawn lines first.
+# c0 = the moves from the start position, c1 = games through the position,
+# Red's score, draw rate." \
+  --count 1000 --min-plies 13 --max-plies 16 --min-games 3 --max-imbalance 0.2
