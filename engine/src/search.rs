@@ -39,6 +39,9 @@ mod stop;
 use prune::{LateMovePruning, futile};
 use root::RootMove;
 
+/// The least depth at which a node without a table move is reduced a ply.
+const IIR_DEPTH: i32 = 4;
+
 /// Entries of the per-thread evaluation cache (a power of two).
 const EVAL_CACHE_SIZE: usize = 1 << 16;
 /// The network's scores are clamped to this, far from the decisive band.
@@ -265,6 +268,16 @@ impl<'a> SearchThread<'a> {
             Err(score) => return score,
         };
         let pv_node = kind == NodeKind::Pv;
+        // Internal iterative reduction: a node the table knows no move for
+        // was not searched before (or not usefully), so its move order is
+        // guesswork; search it a ply shallower, and the next iteration,
+        // finding the move this one stores, searches it at full depth.
+        let depth =
+            if depth >= IIR_DEPTH && hit.moves()[0].is_none() && self.excluded[ply].is_none() {
+                depth - 1
+            } else {
+                depth
+            };
         let alpha_orig = alpha;
         let mut best = -INFINITE;
         let mut best_move = None;
