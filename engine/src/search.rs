@@ -268,16 +268,17 @@ impl<'a> SearchThread<'a> {
             Err(score) => return score,
         };
         let pv_node = kind == NodeKind::Pv;
+        let tt_moves = hit.moves();
+        let excluded = self.excluded[ply];
         // Internal iterative reduction: a node the table knows no move for
         // was not searched before (or not usefully), so its move order is
         // guesswork; search it a ply shallower, and the next iteration,
         // finding the move this one stores, searches it at full depth.
-        let depth =
-            if depth >= IIR_DEPTH && hit.moves()[0].is_none() && self.excluded[ply].is_none() {
-                depth - 1
-            } else {
-                depth
-            };
+        let depth = if depth >= IIR_DEPTH && tt_moves[0].is_none() && excluded.is_none() {
+            depth - 1
+        } else {
+            depth
+        };
         let alpha_orig = alpha;
         let mut best = -INFINITE;
         let mut best_move = None;
@@ -292,13 +293,12 @@ impl<'a> SearchThread<'a> {
         let mut quiets_tried: arrayvec::ArrayVec<(Move, PieceTo), 64> = arrayvec::ArrayVec::new();
         let after_evasion = ply >= 1 && self.static_evals[ply - 1].is_none();
         let lmp = LateMovePruning::new(depth, improving, after_evasion);
-        let excluded = self.excluded[ply];
         let singular = if excluded.is_none() && !repeated && ply > 0 {
             singular_candidate(&hit, depth)
         } else {
             None
         };
-        let mut picker = MovePicker::new(hit.moves(), order);
+        let mut picker = MovePicker::new(tt_moves, order);
         while let Some((mv, class, order_score)) = picker.next(&self.pos, self.h) {
             if Some(mv) == excluded {
                 continue;
