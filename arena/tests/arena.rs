@@ -58,6 +58,13 @@ fn strings(words: &[&str]) -> Vec<String> {
     words.iter().map(ToString::to_string).collect()
 }
 
+/// `--engine` arguments for two mock engines, `a` and `b`.
+fn two_mocks() -> Vec<String> {
+    let mut args = strings(&["--engine", "name=a", &format!("cmd={MOCK}")]);
+    args.extend(strings(&["--engine", "name=b", &format!("cmd={MOCK}")]));
+    args
+}
+
 /// A parsed PGN game: its tags and ICCS moves.
 struct PgnGame {
     tags: HashMap<String, String>,
@@ -506,8 +513,7 @@ fn fixed_searches_warn_when_openings_repeat() {
     // replays the first, and the banner says so; one pair, or a clock,
     // draws no note.
     let run = |limit: &[&str], games: &str| {
-        let mut args = strings(&["--engine", "name=a", &format!("cmd={MOCK}")]);
-        args.extend(strings(&["--engine", "name=b", &format!("cmd={MOCK}")]));
+        let mut args = two_mocks();
         args.extend(strings(limit));
         args.extend(strings(&["--games", games]));
         run_arena(&args, Duration::from_secs(20))
@@ -533,8 +539,7 @@ fn skipped_openings_are_not_played() {
     std::fs::write(&suite, fens.join("\n")).unwrap();
     let pgn = dir.join("games.pgn");
     let run = |skip: &str, pgn: Option<&Path>| {
-        let mut args = strings(&["--engine", "name=a", &format!("cmd={MOCK}")]);
-        args.extend(strings(&["--engine", "name=b", &format!("cmd={MOCK}")]));
+        let mut args = two_mocks();
         args.extend(strings(&[
             "--depth",
             "1",
@@ -598,8 +603,7 @@ fn pooled_runs_score_as_the_match_did() {
     let dir = scratch("pool");
     let openings = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/openings.epd");
     let run = |pgn: &Path, skip: &str| {
-        let mut args = strings(&["--engine", "name=a", &format!("cmd={MOCK}")]);
-        args.extend(strings(&["--engine", "name=b", &format!("cmd={MOCK}")]));
+        let mut args = two_mocks();
         args.extend(strings(&[
             "--nodes",
             "100",
