@@ -26,7 +26,7 @@ use crate::history::{PieceTo, QuietContext};
 use crate::movepick::{MoveClass, MovePicker, QuietOrder};
 use crate::nnue::{AccumulatorStack, Network};
 use crate::score::{Bound, INFINITE, MATE, MATE_BOUND, MAX_PLY, is_decisive, verdict_score};
-use crate::time::TimeBudget;
+use crate::time::{TimeBudget, TimeSignals};
 use crate::tt::{TranspositionTable, TtHit};
 use crate::{Limits, Shared};
 
@@ -86,6 +86,9 @@ pub struct SearchThread<'a> {
     limits: &'a Limits,
     h: &'a mut Histories,
     budget: TimeBudget,
+    /// What the completed iterations say about the move's difficulty, for
+    /// the soft time bound (main thread).
+    signals: TimeSignals,
     options: SearchOptions,
     pos: Position,
     /// Nodes visited (search and quiescence).
@@ -145,6 +148,7 @@ impl<'a> SearchThread<'a> {
             limits,
             h,
             budget: TimeBudget::new(limits),
+            signals: TimeSignals::default(),
             options: SearchOptions::default(),
             pos,
             nodes: 0,

@@ -1,9 +1,14 @@
 //! Time allocation: turns [`Limits`] into a soft bound (no new iteration
 //! after it) and a hard bound (the search is aborted at it), both measured
 //! from the moment the clocks start — the `go`, or `ponderhit` for a ponder
-//! search.
+//! search. On a clock the soft bound is then scaled after each iteration by
+//! what the search has learnt ([`TimeSignals`]): a best move that keeps
+//! changing, a falling score or effort spread over many moves ask for more
+//! time; a settled, uncontested move for less.
 
 use std::time::Duration;
+
+use board::Move;
 
 use crate::{Clock, Limits};
 
@@ -25,6 +30,9 @@ const HARD_FACTOR: u32 = 4;
 const HARD_SHARE_PER_MILLE: u32 = 600;
 /// After a ponder hit, the hard bound is at most this many times the soft.
 const PONDER_HARD_FACTOR: u32 = 2;
+/// The range of the soft bound's scale (see [`TimeSignals::scale`]).
+const MIN_SCALE: f64 = 0.45;
+const MAX_SCALE: f64 = 2.2;
 
 /// The time bounds of one search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,6 +44,18 @@ pub(crate) struct TimeBudget {
 }
 
 impl TimeBudget {
+    /// The soft bound after the search's `signals`: scaled on a clock,
+    /// never beyond the hard bound; as is for a fixed `movetime` (which
+    /// means exactly that much) and without a clock.
+    pub(crate) fn scaled_soft(&self, limits: &Limits, signals: &TimeSignals) -> Option<Duration> {
+        let soft = self.soft?;
+        if limits.clock.is_none() || limits.movetime.is_some() {
+            return Some(soft);
+        }
+        let scaled = soft.mul_f64(signals.scale());
+        Some(self.hard.map_or(scaled, |hard| scaled.min(hard)))
+    }
+
     /// The bounds for `limits`; `None` fields mean unlimited.
     pub(crate) fn new(limits: &Limits) -> TimeBudget {
         let mut soft: Option<Duration> = None;
@@ -63,6 +83,72 @@ impl TimeBudget {
             hard = Some(h.min(s * PONDER_HARD_FACTOR).max(s));
         }
         TimeBudget { soft, hard }
+    }
+}
+
+/// What the iterations so far say about how hard the move is, kept by the
+/// main thread and read between iterations.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct TimeSignals {
+    /// The best move of the last completed iteration.
+    best: Option<Move>,
+    /// Completed iterations in a row that kept that best move (0: it just
+    /// changed, or the first iteration).
+    stable: u32,
+    /// The score of each completed iteration, in order.
+    scores: Vec<i32>,
+    /// The best move's share of the last iteration's root nodes (1.0
+    /// before any is known).
+    best_share: f64,
+}
+
+impl TimeSignals {
+    /// Records a completed iteration: its best move and score, and the
+    /// root nodes spent on the best move and on all moves.
+    pub(crate) fn record(&mut self, best: Move, score: i32, best_nodes: u64, all_nodes: u64) {
+        if self.best == Some(best) {
+            self.stable += 1;
+        } else {
+            self.best = Some(best);
+            self.stable = 0;
+        }
+        self.scores.push(score);
+        self.best_share = if all_nodes == 0 {
+            1.0
+        } else {
+            best_nodes as f64 / all_nodes as f64
+        };
+    }
+
+    /// The factor for the soft bound, in [0.45, 2.2], the product of three:
+    /// - stability: ×1.4 when the best move just changed, falling by 0.1
+    ///   per iteration it held, to ×0.8 after six;
+    /// - a falling score: against the score three iterations back (the
+    ///   first one's early on), ×(1 + drop/300) between ×0.9 and ×1.5, so
+    ///   a position going wrong gets time to find a way out;
+    /// - effort: ×(1.6 − share) between ×0.7 and ×1.2, where share is the
+    ///   best move's part of the last iteration's nodes: when the
+    ///   alternatives are refuted cheaply the choice is easy.
+    ///
+    /// Decisive scores are left out of the drop (a mate score is not a
+    /// trend) and the first few iterations are too short to matter.
+    pub(crate) fn scale(&self) -> f64 {
+        let stability = (1.4 - 0.1 * f64::from(self.stable.min(6))).max(0.8);
+        let now = self.scores.last().copied().unwrap_or(0);
+        let then = self
+            .scores
+            .len()
+            .checked_sub(4)
+            .map_or(self.scores.first(), |i| self.scores.get(i))
+            .copied()
+            .unwrap_or(now);
+        let falling = if crate::score::is_decisive(now) || crate::score::is_decisive(then) {
+            1.0
+        } else {
+            (1.0 + f64::from(then - now) / 300.0).clamp(0.9, 1.5)
+        };
+        let effort = (1.6 - self.best_share).clamp(0.7, 1.2);
+        (stability * falling * effort).clamp(MIN_SCALE, MAX_SCALE)
     }
 }
 
@@ -99,6 +185,66 @@ mod tests {
 
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)
+    }
+
+    fn signals(moves: &[(&str, i32)], share: (u64, u64)) -> TimeSignals {
+        let mut s = TimeSignals::default();
+        for &(m, score) in moves {
+            let mv: Move = m.parse().expect("a move");
+            s.record(mv, score, share.0, share.1);
+        }
+        s
+    }
+
+    #[test]
+    fn a_settled_uncontested_move_takes_less_time() {
+        let settled: Vec<(&str, i32)> = (0..8).map(|_| ("h2e2", 30)).collect();
+        let easy = signals(&settled, (95, 100));
+        // 0.8 (stable) × 1.0 (flat) × 0.7 (95 % of the nodes).
+        assert!((easy.scale() - 0.56).abs() < 1e-9, "{}", easy.scale());
+        let hard = signals(&[("h2e2", 30), ("b2e2", 30)], (30, 100));
+        // 1.4 (just changed) × 1.0 × 1.2 (30 % of the nodes).
+        assert!((hard.scale() - 1.68).abs() < 1e-9, "{}", hard.scale());
+    }
+
+    #[test]
+    fn a_falling_score_asks_for_time_and_the_scale_stays_bounded() {
+        let falling = [("h2e2", 80), ("h2e2", 60), ("h2e2", 20), ("h2e2", -70)];
+        let s = signals(&falling, (60, 100));
+        // Stable for 3: 1.1; drop 150 against 3 back: 1.5; effort 1.0.
+        assert!((s.scale() - 1.65).abs() < 1e-9, "{}", s.scale());
+        let worst = signals(&[("h2e2", 900), ("b2e2", -900)], (0, 100));
+        assert!((worst.scale() - MAX_SCALE).abs() < 1e-9);
+        // A mate score is not a trend.
+        let mate = signals(&[("h2e2", 0), ("h2e2", -crate::score::MATE + 9)], (50, 100));
+        assert!(
+            (mate.scale() - 1.3 * 1.0 * 1.1).abs() < 1e-9,
+            "{}",
+            mate.scale()
+        );
+    }
+
+    #[test]
+    fn movetime_is_not_scaled_and_a_clock_stays_under_its_hard_bound() {
+        let busy = signals(&[("h2e2", 900), ("b2e2", -900)], (0, 100));
+        let fixed = Limits {
+            movetime: Some(ms(1000)),
+            ..Limits::default()
+        };
+        let b = TimeBudget::new(&fixed);
+        assert_eq!(b.scaled_soft(&fixed, &busy), b.soft);
+        let clock = Limits {
+            clock: Some(Clock {
+                time: ms(3000),
+                increment: ms(30),
+                moves_to_go: None,
+                ..Clock::default()
+            }),
+            ..Limits::default()
+        };
+        let b = TimeBudget::new(&clock);
+        let scaled = b.scaled_soft(&clock, &busy).expect("a bound");
+        assert!(scaled > b.soft.expect("a bound") * 2 && b.hard.is_some_and(|h| scaled <= h));
     }
 
     #[test]

@@ -25,6 +25,9 @@ pub(super) struct RootMove {
     pub(super) prev_score: i32,
     /// The line the score belongs to, starting with `mv`.
     pub(super) pv: Vec<Move>,
+    /// Nodes this thread spent on the move in the current iteration
+    /// (aspiration re-searches included), for the time signals.
+    nodes: u64,
 }
 
 /// First aspiration half-window, centipawns.
@@ -39,6 +42,7 @@ impl RootMove {
             score: -INFINITE,
             prev_score: -INFINITE,
             pv: vec![mv],
+            nodes: 0,
         }
     }
 
@@ -133,6 +137,7 @@ impl SearchThread<'_> {
             self.may_stop = depth > 1 || !self.is_main();
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.settled_score();
+                rm.nodes = 0;
             }
             for pv_idx in 0..multipv {
                 self.seldepth = 0;
@@ -151,6 +156,10 @@ impl SearchThread<'_> {
             // search's order).
             self.root_moves[..multipv].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             completed = depth;
+            let best = &self.root_moves[0];
+            let all_nodes = self.root_moves.iter().map(|rm| rm.nodes).sum();
+            self.signals
+                .record(best.mv, best.score, best.nodes, all_nodes);
             for pv_idx in 0..multipv {
                 on_event(Event::Iteration(self.report(depth, pv_idx)));
             }
@@ -210,7 +219,7 @@ impl SearchThread<'_> {
             return true;
         }
         self.budget
-            .soft
+            .scaled_soft(self.limits, &self.signals)
             .is_some_and(|soft| self.clock_elapsed() >= soft)
     }
 
@@ -289,6 +298,7 @@ impl SearchThread<'_> {
                 (beta - head_start).max(-INFINITE + 1),
             );
             self.moved[0] = self.piece_to(mv);
+            let nodes_before = self.nodes;
             self.make(mv);
             let gives_check = self.pos.in_check();
             let new_depth = depth - 1 + i32::from(gives_check);
@@ -308,6 +318,7 @@ impl SearchThread<'_> {
                 score
             };
             self.unmake();
+            self.root_moves[i].nodes += self.nodes - nodes_before;
             if self.stopped {
                 break;
             }
