@@ -41,15 +41,18 @@ pub(crate) struct TimeBudget {
     pub(crate) soft: Option<Duration>,
     /// Abort the search at this.
     pub(crate) hard: Option<Duration>,
+    /// Whether the soft bound may be scaled by the search's signals: only
+    /// a clock's target is an estimate; a fixed `movetime` means exactly
+    /// that much.
+    adaptive: bool,
 }
 
 impl TimeBudget {
     /// The soft bound after the search's `signals`: scaled on a clock,
-    /// never beyond the hard bound; as is for a fixed `movetime` (which
-    /// means exactly that much) and without a clock.
-    pub(crate) fn scaled_soft(&self, limits: &Limits, signals: &TimeSignals) -> Option<Duration> {
+    /// never beyond the hard bound; as is otherwise.
+    pub(crate) fn scaled_soft(&self, signals: &TimeSignals) -> Option<Duration> {
         let soft = self.soft?;
-        if limits.clock.is_none() || limits.movetime.is_some() {
+        if !self.adaptive {
             return Some(soft);
         }
         let scaled = soft.mul_f64(signals.scale());
@@ -82,7 +85,11 @@ impl TimeBudget {
             // within 1 s on a 10 s clock).
             hard = Some(h.min(s * PONDER_HARD_FACTOR).max(s));
         }
-        TimeBudget { soft, hard }
+        TimeBudget {
+            soft,
+            hard,
+            adaptive: limits.clock.is_some() && limits.movetime.is_none(),
+        }
     }
 }
 
@@ -232,7 +239,7 @@ mod tests {
             ..Limits::default()
         };
         let b = TimeBudget::new(&fixed);
-        assert_eq!(b.scaled_soft(&fixed, &busy), b.soft);
+        assert_eq!(b.scaled_soft(&busy), b.soft);
         let clock = Limits {
             clock: Some(Clock {
                 time: ms(3000),
@@ -243,7 +250,7 @@ mod tests {
             ..Limits::default()
         };
         let b = TimeBudget::new(&clock);
-        let scaled = b.scaled_soft(&clock, &busy).expect("a bound");
+        let scaled = b.scaled_soft(&busy).expect("a bound");
         assert!(scaled > b.soft.expect("a bound") * 2 && b.hard.is_some_and(|h| scaled <= h));
     }
 
@@ -347,7 +354,8 @@ mod tests {
             TimeBudget::new(&Limits::default()),
             TimeBudget {
                 soft: None,
-                hard: None
+                hard: None,
+                adaptive: false,
             }
         );
     }

@@ -219,7 +219,7 @@ impl SearchThread<'_> {
             return true;
         }
         self.budget
-            .scaled_soft(self.limits, &self.signals)
+            .scaled_soft(&self.signals)
             .is_some_and(|soft| self.clock_elapsed() >= soft)
     }
 
