@@ -1,23 +1,28 @@
 //! The bench: a fixed list of positions searched to a fixed depth with one
-//! thread, cleared table and histories per position. Its node count is the
-//! search's behaviour signature (`Bench: N` in commit messages), so it must
-//! be deterministic: no clocks influence the search, nothing carries over
+//! thread, a new game per position. Its node count is the search's
+//! behaviour signature (`Bench: N` in commit messages), so it must be
+//! deterministic: no clocks influence the search, nothing carries over
 //! between positions.
 //!
+//! The bench drives an [`Engine`] exactly as a `go` does (`new_game`,
+//! `start`, `wait`), so the signature signs the path games run. It returns
+//! its figures and prints nothing: the protocol crate writes the report,
+//! for `chariot bench` and the protocol's `bench` command alike.
+//!
 //! With more threads ([`BenchOptions::threads`]) it measures the speed of
-//! Lazy SMP instead: the node count then varies from run to run.
+//! Lazy SMP instead: the node count then varies from run to run. With an
+//! [`Experiment`] it runs the measuring search, which counts table
+//! statistics.
 
-use std::io::{self, Write};
+use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use board::Position;
 
 use crate::nnue::Network;
-use crate::pool::{MAX_THREADS, Pool, Task};
-use crate::search::{Histories, SearchOptions, SearchThread, TtStats};
-use crate::tt::{DEFAULT_HASH_MB, TranspositionTable, TtPolicy};
-use crate::{Limits, SearchResult, Shared};
+use crate::tt::{DEFAULT_HASH_MB, TtStats};
+use crate::{Engine, EngineError, Experiment, Limits, SearchResult};
 
 /// The default bench depth.
 pub const DEFAULT_DEPTH: u32 = 7;
@@ -81,10 +86,8 @@ pub struct BenchOptions {
     pub depth: Option<u32>,
     /// Table size in MB.
     pub hash_mb: usize,
-    /// Table replacement policy.
-    pub tt: TtPolicy,
-    /// Whether quiescence (depth-0) results are stored.
-    pub store_qs: bool,
+    /// The measurement to run (`None`: the search games play).
+    pub experiment: Option<Experiment>,
     /// The network that evaluates (`None`: the hand-written evaluation).
     pub network: Option<Arc<Network>>,
     /// Search threads (1 for the signature).
@@ -96,12 +99,31 @@ impl Default for BenchOptions {
         BenchOptions {
             depth: None,
             hash_mb: DEFAULT_HASH_MB,
-            tt: TtPolicy::TwoTier,
-            store_qs: true,
+            experiment: None,
             network: crate::nnue::embedded(),
             threads: 1,
         }
     }
+}
+
+impl BenchOptions {
+    /// The depth each position is searched to.
+    pub fn depth(&self) -> u32 {
+        self.depth.unwrap_or(DEFAULT_DEPTH).max(1)
+    }
+}
+
+/// One position's search.
+#[derive(Clone, Debug)]
+pub struct BenchPosition {
+    /// Its place in [`POSITIONS`], from 1.
+    pub number: usize,
+    /// The position.
+    pub fen: &'static str,
+    /// What the search answered.
+    pub result: SearchResult,
+    /// Wall time of the search.
+    pub time: Duration,
 }
 
 /// The bench's totals.
@@ -113,130 +135,94 @@ pub struct BenchSummary {
     pub time: Duration,
     /// Nodes per second.
     pub nps: u64,
-    /// Table statistics summed over the positions.
+    /// Table statistics summed over the positions (zero without an
+    /// experiment).
     pub tt: TtStats,
 }
 
-/// Runs the bench, printing one line per position and the totals.
+/// Why the bench could not run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BenchError {
+    /// The engine refused a setting (table size, threads).
+    Engine(EngineError),
+    /// A bench position did not parse (a bug: a test reads them all).
+    Position {
+        /// The position.
+        fen: &'static str,
+        /// Why.
+        error: String,
+    },
+}
+
+impl fmt::Display for BenchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BenchError::Engine(e) => e.fmt(f),
+            BenchError::Position { fen, error } => write!(f, "bench position {fen}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for BenchError {}
+
+impl From<EngineError> for BenchError {
+    fn from(e: EngineError) -> BenchError {
+        BenchError::Engine(e)
+    }
+}
+
+/// Runs the bench, calling `on_position` after each position.
 ///
 /// # Errors
-/// Only errors writing to `out`; a bad table size or thread count is
-/// reported as [`io::ErrorKind::InvalidInput`], threads the system will not
-/// create as [`io::ErrorKind::Other`].
-pub fn run(opts: &BenchOptions, out: &mut dyn Write) -> io::Result<BenchSummary> {
-    let depth = opts.depth.unwrap_or(DEFAULT_DEPTH).max(1);
-    let tt = Arc::new(
-        TranspositionTable::try_new(opts.hash_mb, opts.tt)
-            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "bad hash size"))?,
-    );
-    if opts.threads == 0 || opts.threads > MAX_THREADS {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "bad thread count",
-        ));
-    }
-    // One thread searches here, as it always has; more go through the
-    // engine's pool.
-    let mut pool = Pool::new();
-    if opts.threads > 1 {
-        pool.resize(opts.threads).map_err(|made| {
-            io::Error::other(format!(
-                "the system created only {made} of {} threads",
-                opts.threads
-            ))
-        })?;
-    }
-    let options = SearchOptions {
-        store_qs: opts.store_qs,
-    };
+/// A table size or thread count the engine refuses.
+pub fn run(
+    opts: &BenchOptions,
+    on_position: &mut dyn FnMut(&BenchPosition),
+) -> Result<BenchSummary, BenchError> {
+    let mut engine = Engine::new();
+    engine.set_hash_mb(opts.hash_mb)?;
+    engine.set_threads(opts.threads)?;
+    engine.set_experiment(opts.experiment)?;
+    engine.set_network(opts.network.clone());
     let limits = Limits {
-        depth: Some(depth),
+        depth: Some(opts.depth()),
         ..Limits::default()
     };
     let mut summary = BenchSummary::default();
-    for (i, fen) in POSITIONS.iter().enumerate() {
-        let pos = Position::from_fen(fen)
-            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("{fen}: {e}")))?;
-        tt.clear();
-        tt.new_search();
+    for (i, &fen) in POSITIONS.iter().enumerate() {
+        let pos = Position::from_fen(fen).map_err(|e| BenchError::Position {
+            fen,
+            error: e.to_string(),
+        })?;
+        engine.new_game();
         let t0 = Instant::now();
-        let (result, tt_stats) = if opts.threads > 1 {
-            pool.clear_histories();
-            let shared = Arc::new(Shared::with_threads(opts.threads));
-            shared
-                .running
-                .store(true, std::sync::atomic::Ordering::SeqCst);
-            let task = Task {
-                pos,
-                limits: limits.clone(),
-                options,
-                tt: Arc::clone(&tt),
-                shared,
-                network: opts.network.clone(),
-            };
-            pool.search(task, Box::new(|_| {}));
-            let outcome = pool
-                .wait()
-                .ok_or_else(|| io::Error::other("the search threads gave no result"))?;
-            (outcome.result, outcome.tt_stats)
-        } else {
-            let mut histories = Histories::new_boxed();
-            let shared = Arc::new(Shared::new());
-            let mut thread = SearchThread::new(&tt, &shared, &limits, pos, &mut histories);
-            thread.set_network(opts.network.as_deref());
-            thread.set_options(options);
-            let result = thread.iterate(&mut |_| {});
-            let result = SearchResult {
-                nodes: thread.nodes,
-                ..result
-            };
-            (result, thread.tt_stats)
-        };
-        let elapsed = t0.elapsed();
-        summary.time += elapsed;
+        engine.start(pos, limits.clone(), Box::new(|_| {}));
+        let result = engine.wait();
+        let time = t0.elapsed();
+        summary.time += time;
         summary.nodes += result.nodes;
-        summary.tt += tt_stats;
-        let best = result
-            .best
-            .map_or_else(|| "(none)".to_string(), |m| m.to_string());
-        writeln!(
-            out,
-            "Position {:>2}/{}: {fen}\n  best {best} score {} depth {} nodes {} time {} ms",
-            i + 1,
-            POSITIONS.len(),
-            result.score,
-            result.depth,
-            result.nodes,
-            elapsed.as_millis()
-        )?;
+        summary.tt += engine.table_stats();
+        on_position(&BenchPosition {
+            number: i + 1,
+            fen,
+            result,
+            time,
+        });
     }
     summary.nps =
         u64::try_from(u128::from(summary.nodes) * 1_000_000_000 / summary.time.as_nanos().max(1))
             .unwrap_or(u64::MAX);
-    let t = summary.tt;
-    let rate = if t.probes == 0 {
-        0.0
-    } else {
-        t.hits as f64 * 100.0 / t.probes as f64
-    };
-    writeln!(out, "===========================")?;
-    writeln!(
-        out,
-        "Depth: {depth}  Hash: {} MB  TT: {}  Store qs: {}  Eval: {}  Threads: {}",
-        opts.hash_mb,
-        opts.tt,
-        opts.store_qs,
-        opts.network
-            .as_ref()
-            .map_or_else(|| "hand-written".to_string(), |n| n.describe()),
-        opts.threads
-    )?;
-    writeln!(out, "TT probes: {}", t.probes)?;
-    writeln!(out, "TT hits: {}", t.hits)?;
-    writeln!(out, "TT cut-offs: {}", t.cutoffs)?;
-    writeln!(out, "TT hit rate: {rate:.2} %")?;
-    writeln!(out, "Total time (ms): {}", summary.time.as_millis())?;
-    writeln!(out, "Nodes searched: {}", summary.nodes)?;
-    writeln!(out, "Nodes/second: {}", summary.nps)?;
     Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_position_parses() {
+        for fen in POSITIONS {
+            assert!(Position::from_fen(fen).is_ok(), "{fen}");
+        }
+    }
 }

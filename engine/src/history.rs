@@ -1,7 +1,9 @@
 //! Move-ordering knowledge learnt during a search and kept between
 //! searches: the butterfly history (by moving piece and target), the
 //! continuation histories (this move against the moves one and two plies
-//! earlier), the countermove table and the killers.
+//! earlier) and the countermove table. The killers belong to one search's
+//! ply stack (`search/stack.rs`), not here: they name moves at a distance
+//! from the root, which means nothing to the next search.
 //!
 //! Every statistic moves by *gravity*: `h += bonus − h·|bonus| / MAX`, so
 //! a value approaches ±[`HISTORY_MAX`] smoothly and never passes it; no
@@ -11,8 +13,6 @@
 //! moves fail, not only which succeed.
 
 use board::{Move, Square};
-
-use crate::score::MAX_PLY;
 
 /// The bound of every history value.
 pub const HISTORY_MAX: i32 = 16_384;
@@ -71,8 +71,6 @@ pub struct Histories {
     cont: Box<ContTable>,
     /// The quiet reply that last refuted each piece-to.
     countermoves: Box<[[Option<Move>; Square::NUM]; PIECES]>,
-    /// Two quiet cut-off moves per ply.
-    killers: [[Option<Move>; 2]; MAX_PLY + 2],
 }
 
 impl std::fmt::Debug for Histories {
@@ -102,7 +100,6 @@ impl Histories {
             butterfly: [[0; Square::NUM]; PIECES],
             cont,
             countermoves: Box::new([[None; Square::NUM]; PIECES]),
-            killers: [[None; 2]; MAX_PLY + 2],
         })
     }
 
@@ -113,11 +110,10 @@ impl Histories {
             row.fill(0);
         }
         *self.countermoves = [[None; Square::NUM]; PIECES];
-        self.killers = [[None; 2]; MAX_PLY + 2];
     }
 
     /// Between searches: what was learnt counts for less (a quarter of the
-    /// butterfly, half the continuations), killers go.
+    /// butterfly, half the continuations).
     pub fn age(&mut self) {
         for row in &mut self.butterfly {
             for v in row.iter_mut() {
@@ -129,12 +125,6 @@ impl Histories {
                 *v /= 2;
             }
         }
-        self.killers = [[None; 2]; MAX_PLY + 2];
-    }
-
-    /// The killers of `ply`.
-    pub fn killers(&self, ply: usize) -> [Option<Move>; 2] {
-        self.killers[ply]
     }
 
     /// The countermove to the previous move, if known.
@@ -154,13 +144,12 @@ impl Histories {
 
     /// Updates after a node whose best move `best` is quiet: a bonus for
     /// it, the same malus for every quiet move tried before it (`tried`),
-    /// the killer and the countermove when it cut off.
+    /// and the countermove when it cut off.
     pub fn update_quiet(
         &mut self,
         best: (Move, PieceTo),
         tried: &[(Move, PieceTo)],
         ctx: QuietContext,
-        ply: usize,
         depth: i32,
         cut: bool,
     ) {
@@ -171,15 +160,8 @@ impl Histories {
                 self.apply(pt, ctx, -bonus);
             }
         }
-        if cut {
-            let k = &mut self.killers[ply];
-            if k[0] != Some(best.0) {
-                k[1] = k[0];
-                k[0] = Some(best.0);
-            }
-            if let Some(p) = ctx.prev1 {
-                self.countermoves[usize::from(p.piece)][usize::from(p.to)] = Some(best.0);
-            }
+        if cut && let Some(p) = ctx.prev1 {
+            self.countermoves[usize::from(p.piece)][usize::from(p.to)] = Some(best.0);
         }
     }
 
@@ -238,15 +220,13 @@ mod tests {
             prev1: Some(prev),
             prev2: None,
         };
-        h.update_quiet((a, pa), &[(b, pb), (a, pa)], ctx, 3, 6, true);
+        h.update_quiet((a, pa), &[(b, pb), (a, pa)], ctx, 6, true);
         assert!(h.quiet_score(pa, ctx) > 0);
         assert!(h.quiet_score(pb, ctx) < 0);
         // The continuation part is only seen in the same context.
         assert!(h.quiet_score(pa, QuietContext::default()) < h.quiet_score(pa, ctx));
-        assert_eq!(h.killers(3)[0], Some(a));
         assert_eq!(h.countermove(Some(prev)), Some(a));
         h.age();
-        assert_eq!(h.killers(3), [None, None]);
         assert!(h.quiet_score(pa, ctx) > 0, "ageing keeps the sign");
         h.clear();
         assert_eq!(h.quiet_score(pa, ctx), 0);

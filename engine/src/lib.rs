@@ -6,14 +6,16 @@
 //! the engine's search threads with [`Limits`] and a callback for
 //! [`Event`]s, [`SearchHandle::stop`] ends it, [`Engine::wait`] returns the
 //! single [`SearchResult`]. Turning text into limits and results into
-//! protocol lines is the `protocol` crate's job; nothing here prints.
+//! protocol lines is the `protocol` crate's job; nothing here prints (the
+//! bench returns its figures, and the protocol prints them).
 //!
 //! [`Engine::set_threads`] sets how many threads search (Lazy SMP: every
 //! thread searches the root on the shared table; the threads live in a
 //! pool that parks between searches). Shared between threads: the table
-//! (lock-free, `tt.rs`), the stop flag, the clock state (in
-//! [`SearchHandle`]) and the node counters. Everything else a search
-//! mutates lives in a per-thread `search::SearchThread`.
+//! (lock-free, `tt.rs`), the stop flag, the clock state and the node
+//! counters (`control.rs`). Everything else a search mutates lives in the
+//! per-thread worker (`search/worker.rs`), which its thread keeps from one
+//! search to the next.
 //!
 //! # Modules
 //!
@@ -21,11 +23,13 @@
 //! network, its data format and features, which the trainer shares).
 //! Private, with what other crates need re-exported by name below:
 //! `score` (the raw score scale, [`Score`], [`Bound`]), `search` (the
-//! searching thread), `movepick` and `history` (move ordering), `tt` (the
-//! table), `eval` (the hand-written evaluation), `pool` (the threads) and
-//! `time` (the clock).
+//! search and its per-thread worker), `movepick` and `history` (move
+//! ordering), `tt` (the table), `eval` (the hand-written evaluation),
+//! `pool` (the threads), `control` (what a search shares with its caller)
+//! and `time` (the clock).
 
 pub mod bench;
+mod control;
 mod eval;
 mod history;
 mod movepick;
@@ -38,20 +42,20 @@ mod tt;
 
 use std::fmt;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::Ordering;
+use std::time::Duration;
 
 use board::{Move, Position, Reason};
 
+pub use control::SearchHandle;
 pub use eval::{PIECE_VALUE, eval_trace, evaluate};
 pub use pool::MAX_THREADS;
-pub use score::{Bound, INFINITE, MAX_PLY, Score};
-pub use search::TtStats;
+pub use score::{Bound, INFINITE, MAX_DEPTH, MAX_PLY, Score};
 pub use time::DEFAULT_MOVE_OVERHEAD;
-pub use tt::{DEFAULT_HASH_MB, MAX_HASH_MB, ProbeResult, TtPolicy};
+pub use tt::{DEFAULT_HASH_MB, MAX_HASH_MB, ProbeResult, TtPolicy, TtStats};
 
+use control::Control;
 use pool::{Pool, Task};
-use search::SearchOptions;
 use tt::TranspositionTable;
 
 /// The side to move's clock, as the GUI reports it with `go`.
@@ -84,7 +88,8 @@ impl Default for Clock {
 /// ends the search. No limit at all means infinite.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Limits {
-    /// Last iteration to search (`Some(0)`: no search, no move).
+    /// Last iteration to search (`Some(0)`: no search, no move); clamped
+    /// to [`MAX_DEPTH`].
     pub depth: Option<u32>,
     /// Node budget.
     pub nodes: Option<u64>,
@@ -181,6 +186,29 @@ pub enum Event {
     },
 }
 
+/// Settings for measuring the search rather than playing with it: the
+/// table's replacement policy and switches that the bench and the table
+/// experiments turn. A search with an experiment set runs a separate
+/// compilation of the search that honours them and counts table
+/// statistics ([`Engine::table_stats`]); play compiles none of it in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Experiment {
+    /// The table's replacement policy.
+    pub policy: TtPolicy,
+    /// Store quiescence (depth-0) results in the table.
+    pub store_qs: bool,
+}
+
+impl Default for Experiment {
+    /// The shipped search, measured: two tiers, quiescence stored.
+    fn default() -> Experiment {
+        Experiment {
+            policy: TtPolicy::TwoTier,
+            store_qs: true,
+        }
+    }
+}
+
 /// The one answer to each [`Engine::start`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchResult {
@@ -200,6 +228,22 @@ pub struct SearchResult {
     pub nodes: u64,
     /// Time used.
     pub time: Duration,
+}
+
+impl SearchResult {
+    /// The answer of a search that searched nothing: no move, an even
+    /// score.
+    pub fn empty() -> SearchResult {
+        SearchResult {
+            best: None,
+            ponder: None,
+            score: Score::Cp(0),
+            rule: None,
+            depth: 0,
+            nodes: 0,
+            time: Duration::ZERO,
+        }
+    }
 }
 
 /// Why an engine setting was refused.
@@ -237,130 +281,6 @@ impl fmt::Display for EngineError {
 
 impl std::error::Error for EngineError {}
 
-/// A node counter on a cache line of its own, so that threads publishing
-/// their counts do not slow each other down.
-#[derive(Debug, Default)]
-#[repr(align(64))]
-pub(crate) struct NodeCounter(pub(crate) std::sync::atomic::AtomicU64);
-
-/// A wake-up call for a thread that waits on the flags of [`Shared`]:
-/// whoever changes a flag it waits on calls [`Wake::notify`], and the
-/// waiter sleeps in [`Wake::wait_while`] instead of polling.
-#[derive(Debug, Default)]
-pub(crate) struct Wake {
-    lock: std::sync::Mutex<()>,
-    changed: std::sync::Condvar,
-}
-
-impl Wake {
-    /// Wakes the waiters. Call it after storing the flag: taking the lock
-    /// first means a waiter is either before its check (and sees the new
-    /// value) or inside `wait` (and is woken), never in between.
-    pub(crate) fn notify(&self) {
-        let _guard = self
-            .lock
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        self.changed.notify_all();
-    }
-
-    /// Sleeps while `hold()` is true, rechecking at every notification.
-    pub(crate) fn wait_while(&self, mut hold: impl FnMut() -> bool) {
-        let mut guard = self
-            .lock
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        while hold() {
-            guard = self
-                .changed
-                .wait(guard)
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-        }
-    }
-}
-
-/// State shared by the controller and the searching threads: the stop
-/// flag, the clock start (moved at `ponderhit`) and each thread's node
-/// count.
-#[derive(Debug)]
-pub(crate) struct Shared {
-    /// Set to end the search.
-    pub(crate) stop: AtomicBool,
-    /// Set while the search is a ponder search not yet hit.
-    pub(crate) pondering: AtomicBool,
-    /// Notified when `stop` or `pondering` changes, for a main thread
-    /// holding its result until `stop` or `ponderhit`.
-    pub(crate) wake: Wake,
-    /// Set while a worker thread is searching.
-    pub(crate) running: AtomicBool,
-    /// When the search began.
-    pub(crate) epoch: Instant,
-    /// Nanoseconds after `epoch` at which the clocks started running.
-    pub(crate) clock_start_ns: AtomicU64,
-    /// Nodes searched by each thread, as last published (one entry per
-    /// search thread; a thread keeps its exact count itself).
-    pub(crate) nodes: Box<[NodeCounter]>,
-}
-
-impl Shared {
-    fn new() -> Shared {
-        Shared::with_threads(1)
-    }
-
-    /// The state of a search by `threads` threads.
-    fn with_threads(threads: usize) -> Shared {
-        Shared {
-            stop: AtomicBool::new(false),
-            pondering: AtomicBool::new(false),
-            wake: Wake::default(),
-            running: AtomicBool::new(false),
-            epoch: Instant::now(),
-            clock_start_ns: AtomicU64::new(0),
-            nodes: (0..threads.max(1))
-                .map(|_| NodeCounter::default())
-                .collect(),
-        }
-    }
-}
-
-/// A cheap, cloneable remote control for the running search.
-#[derive(Clone, Debug)]
-pub struct SearchHandle {
-    shared: Arc<std::sync::Mutex<Arc<Shared>>>,
-}
-
-impl SearchHandle {
-    fn current(&self) -> Arc<Shared> {
-        match self.shared.lock() {
-            Ok(g) => Arc::clone(&g),
-            Err(p) => Arc::clone(&p.into_inner()),
-        }
-    }
-
-    /// Asks the running search to stop; [`Engine::wait`] then returns
-    /// within a couple of milliseconds. Harmless when nothing runs.
-    pub fn stop(&self) {
-        let s = self.current();
-        s.stop.store(true, Ordering::SeqCst);
-        s.wake.notify();
-    }
-
-    /// Turns a ponder search into a normal one: its clocks start now.
-    pub fn ponderhit(&self) {
-        let s = self.current();
-        let now = u64::try_from(s.epoch.elapsed().as_nanos()).unwrap_or(u64::MAX);
-        s.clock_start_ns.store(now, Ordering::SeqCst);
-        s.pondering.store(false, Ordering::SeqCst);
-        s.wake.notify();
-    }
-
-    /// Whether a search is running (it may have stopped and wait for
-    /// [`Engine::wait`] to collect its result).
-    pub fn is_running(&self) -> bool {
-        self.current().running.load(Ordering::SeqCst)
-    }
-}
-
 /// The engine: owns the table and the search threads (each with the
 /// histories it keeps between searches), and runs one search at a time.
 pub struct Engine {
@@ -369,7 +289,9 @@ pub struct Engine {
     /// zero, and clearing it would only touch every page of a table whose
     /// pages the OS zeroes lazily (seconds for a big one).
     tt_fresh: bool,
-    shared: Arc<std::sync::Mutex<Arc<Shared>>>,
+    /// The controls of the current (or last) search, which the handles
+    /// reach.
+    control: Arc<std::sync::Mutex<Arc<Control>>>,
     /// The search threads, parked between searches.
     pool: Pool,
     /// A search was started and its result not yet collected.
@@ -378,6 +300,10 @@ pub struct Engine {
     network: Option<Arc<nnue::Network>>,
     /// Disconnects when the last search started can be collected.
     finished: crossbeam_channel::Receiver<()>,
+    /// The measurement the searches run, if any (`None`: play).
+    experiment: Option<Experiment>,
+    /// The table statistics of the last search collected.
+    stats: TtStats,
 }
 
 impl Default for Engine {
@@ -408,12 +334,14 @@ impl Engine {
                 TtPolicy::TwoTier,
             )),
             tt_fresh: true,
-            shared: Arc::new(std::sync::Mutex::new(Arc::new(Shared::new()))),
+            control: Arc::new(std::sync::Mutex::new(Arc::new(Control::with_threads(1)))),
             pool,
             searching: false,
             network: nnue::embedded(),
             // No search yet: a channel already disconnected.
             finished: crossbeam_channel::bounded(0).1,
+            experiment: None,
+            stats: TtStats::default(),
         }
     }
 
@@ -433,20 +361,48 @@ impl Engine {
         }
         self.wait();
         let old_mb = self.tt.size_mb();
+        let policy = self.tt.policy();
         // A 1 MB stand-in, so that the old table's memory is returned
         // before the new one is asked for.
-        if let Some(small) = TranspositionTable::try_new(1, TtPolicy::TwoTier) {
+        if let Some(small) = TranspositionTable::try_new(1, policy) {
             self.tt = Arc::new(small);
         }
         self.tt_fresh = true;
-        if let Some(tt) = TranspositionTable::try_new(mb, TtPolicy::TwoTier) {
+        if let Some(tt) = TranspositionTable::try_new(mb, policy) {
             self.tt = Arc::new(tt);
             return Ok(());
         }
-        if let Some(tt) = TranspositionTable::try_new(old_mb, TtPolicy::TwoTier) {
+        if let Some(tt) = TranspositionTable::try_new(old_mb, policy) {
             self.tt = Arc::new(tt);
         }
         Err(EngineError::HashSize(mb))
+    }
+
+    /// Runs the next searches as a measurement (`Some`), or as play
+    /// (`None`, the default). A new table policy empties the table. Waits
+    /// for a running search first.
+    ///
+    /// # Errors
+    /// [`EngineError::HashSize`] when the table cannot be built again
+    /// (then the engine keeps its old table and searches as before).
+    pub fn set_experiment(&mut self, experiment: Option<Experiment>) -> Result<(), EngineError> {
+        self.wait();
+        let policy = experiment.map_or(TtPolicy::TwoTier, |e| e.policy);
+        if policy != self.tt.policy() {
+            let mb = self.tt.size_mb();
+            let tt = TranspositionTable::try_new(mb, policy).ok_or(EngineError::HashSize(mb))?;
+            self.tt = Arc::new(tt);
+            self.tt_fresh = true;
+        }
+        self.experiment = experiment;
+        Ok(())
+    }
+
+    /// The table statistics of the last search collected by
+    /// [`Engine::wait`], summed over its threads: zero unless it ran as a
+    /// measurement ([`Engine::set_experiment`]).
+    pub fn table_stats(&self) -> TtStats {
+        self.stats
     }
 
     /// The table size in MB.
@@ -500,7 +456,7 @@ impl Engine {
             self.tt.clear();
             self.tt_fresh = true;
         }
-        self.pool.clear_histories();
+        self.pool.clear();
     }
 
     /// Starts a search of `pos` (which carries the game history for
@@ -518,12 +474,12 @@ impl Engine {
         if self.pool.len() == 0 {
             assert!(self.pool.resize(1).is_ok(), "cannot create a search thread");
         }
-        let shared = Arc::new(Shared::with_threads(self.pool.len()));
-        shared.pondering.store(limits.ponder, Ordering::SeqCst);
-        shared.running.store(true, Ordering::SeqCst);
-        match self.shared.lock() {
-            Ok(mut g) => *g = Arc::clone(&shared),
-            Err(p) => *p.into_inner() = Arc::clone(&shared),
+        let control = Arc::new(Control::with_threads(self.pool.len()));
+        control.pondering.store(limits.ponder, Ordering::SeqCst);
+        control.running.store(true, Ordering::SeqCst);
+        match self.control.lock() {
+            Ok(mut g) => *g = Arc::clone(&control),
+            Err(p) => *p.into_inner() = Arc::clone(&control),
         }
         self.tt_fresh = false;
         // Before any thread stores: every thread searches this generation.
@@ -531,14 +487,14 @@ impl Engine {
         let task = Task {
             pos,
             limits,
-            options: SearchOptions::default(),
+            trial: self.experiment,
             tt: Arc::clone(&self.tt),
-            shared,
+            control,
             network: self.network.clone(),
         };
         let (done, finished) = crossbeam_channel::bounded(0);
         self.finished = finished;
-        self.pool.search_signalling(task, on_event, Some(done));
+        self.pool.search(task, on_event, done);
         self.searching = true;
     }
 
@@ -555,27 +511,20 @@ impl Engine {
     /// A remote control for the current (and any later) search.
     pub fn handle(&self) -> SearchHandle {
         SearchHandle {
-            shared: Arc::clone(&self.shared),
+            control: Arc::clone(&self.control),
         }
     }
 
     /// Blocks until the running search ends and returns its result; with
     /// no search running, returns an empty result at once.
     pub fn wait(&mut self) -> SearchResult {
-        let empty = SearchResult {
-            best: None,
-            ponder: None,
-            score: Score::Cp(0),
-            rule: None,
-            depth: 0,
-            nodes: 0,
-            time: Duration::ZERO,
-        };
         if !self.searching {
-            return empty;
+            return SearchResult::empty();
         }
         self.searching = false;
-        self.pool.wait().map_or(empty, |o| o.result)
+        let finished = self.pool.wait();
+        self.stats = finished.as_ref().map(|f| f.stats).unwrap_or_default();
+        finished.map_or_else(SearchResult::empty, |f| f.result)
     }
 
     /// What the table knows about `pos`.

@@ -37,11 +37,12 @@ const ORDER_VALUE: [i32; PieceKind::NUM] = [50, 2, 2, 4, 9, 5, 1];
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum MoveClass {
     /// A move from the table (checked for legality).
-    Hash,
+    TableMove,
     /// A capture that does not lose material (MVV/LVA order).
     GoodCapture,
-    /// A killer or the countermove.
-    Killer,
+    /// A quiet move that refuted a sibling (a killer) or the previous
+    /// move (the countermove).
+    Refutation,
     /// Any other non-capture (history order).
     Quiet,
     /// A capture that loses material in the exchange on its square.
@@ -215,7 +216,7 @@ impl MovePicker {
                     let repeat = i == 1 && self.tt_moves[1] == self.tt_moves[0];
                     match self.tt_moves[i] {
                         Some(m) if !repeat && self.in_scope(pos, m) && pos.is_legal(m) => {
-                            return Some((m, MoveClass::Hash, 0));
+                            return Some((m, MoveClass::TableMove, 0));
                         }
                         _ => self.tt_moves[i] = None,
                     }
@@ -271,7 +272,7 @@ impl MovePicker {
                         && pos.is_legal(m)
                     {
                         self.tried_killers[i] = Some(m);
-                        return Some((m, MoveClass::Killer, 0));
+                        return Some((m, MoveClass::Refutation, 0));
                     }
                 }
                 Stage::GenerateQuiets => {

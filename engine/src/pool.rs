@@ -1,33 +1,32 @@
-//! The search threads of Lazy SMP: a pool of workers created when the
-//! thread count changes and parked between searches, each keeping its own
-//! [`Histories`] from one search to the next.
+//! The search threads of Lazy SMP: a pool of threads created when the
+//! thread count changes and parked between searches, each owning the
+//! [`Worker`] (histories, ply stack, evaluation cache, accumulators) it
+//! keeps from one search to the next.
 //!
-//! A search is a [`Task`] given to every worker at once. Worker 0 is the
+//! A search is a [`Task`] given to every thread at once. Thread 0 is the
 //! main thread: it alone reads the clock, reports [`Event`]s and decides
 //! when the search ends. The others (helpers) search the same position on
-//! the shared table with their own histories, killers, ply stack and
-//! evaluation cache, on a depth schedule of their own
-//! ([`SearchThread`]'s `skips`), and unwind when the main thread raises
-//! the stop flag. The main thread then waits for every helper before it
-//! posts the result, so nothing searches once the caller has it.
+//! the shared table with their own workers, on a depth schedule of their
+//! own (`search/stop.rs`), and unwind when the main thread raises the stop
+//! flag. The main thread then waits for every helper before it posts the
+//! result, so nothing searches once the caller has it.
 //!
 //! The per-search state shared by the threads is the table, the
-//! [`Shared`] stop flag, clock and node counters, and the read-only
-//! position and limits; everything a thread mutates is its own.
+//! [`Control`] (stop flag, clock and node counters), and the read-only
+//! position, limits and network; everything a thread mutates is its own.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
-use std::time::Duration;
 
 use board::Position;
 use crossbeam_channel::Sender;
 
 use crate::nnue::Network;
-use crate::search::{Histories, SearchOptions, SearchThread, TtStats};
-use crate::tt::TranspositionTable;
-use crate::{Event, Limits, Report, Score, SearchResult, Shared};
+use crate::search::Worker;
+use crate::tt::{TranspositionTable, TtStats};
+use crate::{Control, Event, Experiment, Limits, Report, SearchResult};
 
 /// The most search threads [`crate::Engine::set_threads`] accepts.
 pub const MAX_THREADS: usize = 1024;
@@ -39,12 +38,12 @@ pub(crate) struct Task {
     /// The limits (the main thread applies them all; helpers honour only
     /// `nodes`, the root moves, `multipv` and the favoured move).
     pub(crate) limits: Limits,
-    /// The bench's knobs.
-    pub(crate) options: SearchOptions,
+    /// The measurement this search is (`None`: play).
+    pub(crate) trial: Option<Experiment>,
     /// The shared table.
     pub(crate) tt: Arc<TranspositionTable>,
     /// Stop flag, clock start and node counters.
-    pub(crate) shared: Arc<Shared>,
+    pub(crate) control: Arc<Control>,
     /// The network that evaluates (`None`: the hand-written evaluation);
     /// each thread keeps its own accumulators.
     pub(crate) network: Option<Arc<Network>>,
@@ -61,25 +60,26 @@ enum Order {
         helpers: Vec<Arc<Slot>>,
         done: Option<Sender<()>>,
     },
-    /// Forget the histories (new game).
-    ClearHistories,
+    /// Forget what was learnt (a new game).
+    Clear,
     /// End the thread.
     Quit,
 }
 
 /// What one thread's search left behind.
-pub(crate) struct Outcome {
+pub(crate) struct ThreadResult {
     /// The thread's own result; the main thread's carries the totals and
     /// the chosen move.
     pub(crate) result: SearchResult,
     /// The internal score of `result.best` (head start included), to
     /// compare threads.
-    raw_score: i32,
+    pub(crate) raw_score: i32,
     /// The line of `result.best` as a report, for announcing a helper's
     /// move when it is chosen.
-    report: Option<Report>,
-    /// Table statistics (summed over the threads in the main outcome).
-    pub(crate) tt_stats: TtStats,
+    pub(crate) report: Option<Report>,
+    /// Table statistics (summed over the threads in the main result;
+    /// zero in play).
+    pub(crate) stats: TtStats,
 }
 
 /// The mailbox between the pool's owner and one worker.
@@ -87,7 +87,7 @@ struct SlotState {
     order: Option<Order>,
     /// An order was given and is not finished.
     busy: bool,
-    outcome: Option<Outcome>,
+    result: Option<ThreadResult>,
 }
 
 /// One worker's mailbox: the owner gives orders and waits for the worker
@@ -104,7 +104,7 @@ impl Slot {
             state: Mutex::new(SlotState {
                 order: None,
                 busy: false,
-                outcome: None,
+                result: None,
             }),
             cv: Condvar::new(),
         }
@@ -118,18 +118,18 @@ impl Slot {
         let mut s = self.lock();
         debug_assert!(!s.busy, "an order given to a busy worker");
         s.order = Some(order);
-        s.outcome = None;
+        s.result = None;
         s.busy = true;
         self.cv.notify_all();
     }
 
-    /// Waits until the worker has finished its order; returns its outcome.
-    fn wait_idle(&self) -> Option<Outcome> {
+    /// Waits until the worker has finished its order; returns its result.
+    fn wait_idle(&self) -> Option<ThreadResult> {
         let mut s = self.lock();
         while s.busy {
             s = self.cv.wait(s).unwrap_or_else(PoisonError::into_inner);
         }
-        s.outcome.take()
+        s.result.take()
     }
 
     fn next_order(&self) -> Order {
@@ -142,15 +142,16 @@ impl Slot {
         }
     }
 
-    fn done(&self, outcome: Option<Outcome>) {
+    fn done(&self, result: Option<ThreadResult>) {
         let mut s = self.lock();
-        s.outcome = outcome;
+        s.result = result;
         s.busy = false;
         self.cv.notify_all();
     }
 }
 
-struct Worker {
+/// A pool thread: its mailbox and its handle.
+struct Thread {
     slot: Arc<Slot>,
     handle: JoinHandle<()>,
 }
@@ -158,20 +159,20 @@ struct Worker {
 /// The search threads. Dropping the pool ends and joins them (a running
 /// search must have been stopped first: see [`crate::Engine`]'s `Drop`).
 pub(crate) struct Pool {
-    workers: Vec<Worker>,
+    threads: Vec<Thread>,
 }
 
 impl Pool {
     /// A pool without threads.
     pub(crate) fn new() -> Pool {
         Pool {
-            workers: Vec::new(),
+            threads: Vec::new(),
         }
     }
 
     /// The number of threads.
     pub(crate) fn len(&self) -> usize {
-        self.workers.len()
+        self.threads.len()
     }
 
     /// Grows or shrinks the pool to `n` threads (no search may run). New
@@ -181,46 +182,42 @@ impl Pool {
     /// When the system refuses a thread: the error is the number of
     /// threads the pool has (every one that could be created).
     pub(crate) fn resize(&mut self, n: usize) -> Result<(), usize> {
-        while self.workers.len() > n {
-            if let Some(w) = self.workers.pop() {
+        while self.threads.len() > n {
+            if let Some(w) = self.threads.pop() {
                 w.slot.give(Order::Quit);
                 // A worker that panicked outside a search has nothing to
                 // give back.
                 let _ = w.handle.join();
             }
         }
-        while self.workers.len() < n {
-            let id = self.workers.len();
+        while self.threads.len() < n {
+            let id = self.threads.len();
             let slot = Arc::new(Slot::new());
             let theirs = Arc::clone(&slot);
             let spawned = std::thread::Builder::new()
                 .name(format!("search-{id}"))
                 .spawn(move || work(id, &theirs));
             match spawned {
-                Ok(handle) => self.workers.push(Worker { slot, handle }),
-                Err(_) => return Err(self.workers.len()),
+                Ok(handle) => self.threads.push(Thread { slot, handle }),
+                Err(_) => return Err(self.threads.len()),
             }
         }
         Ok(())
     }
 
     /// Starts `task` on every thread; the main thread reports to
-    /// `on_event`. The pool must have a thread and no search running.
-    pub(crate) fn search(&self, task: Task, on_event: Box<dyn FnMut(Event) + Send>) {
-        self.search_signalling(task, on_event, None);
-    }
-
-    /// [`Pool::search`], and the main thread drops `done` once its outcome
-    /// can be collected with [`Pool::wait`], so that a receiver sees the
-    /// channel disconnect (see [`crate::Engine::finished`]).
-    pub(crate) fn search_signalling(
+    /// `on_event` and drops `done` once its result can be collected with
+    /// [`Pool::wait`], so that a receiver sees the channel disconnect (see
+    /// [`crate::Engine::finished`]). The pool must have a thread and no
+    /// search running.
+    pub(crate) fn search(
         &self,
         task: Task,
         on_event: Box<dyn FnMut(Event) + Send>,
-        done: Option<Sender<()>>,
+        done: Sender<()>,
     ) {
         let task = Arc::new(task);
-        let Some((main, helpers)) = self.workers.split_first() else {
+        let Some((main, helpers)) = self.threads.split_first() else {
             return;
         };
         for h in helpers {
@@ -235,22 +232,22 @@ impl Pool {
             task,
             on_event: Some(on_event),
             helpers: helpers.iter().map(|h| Arc::clone(&h.slot)).collect(),
-            done,
+            done: Some(done),
         });
     }
 
     /// Waits for the search to end (every thread idle) and returns the
-    /// main thread's outcome.
-    pub(crate) fn wait(&self) -> Option<Outcome> {
-        self.workers.first().and_then(|w| w.slot.wait_idle())
+    /// main thread's result.
+    pub(crate) fn wait(&self) -> Option<ThreadResult> {
+        self.threads.first().and_then(|w| w.slot.wait_idle())
     }
 
-    /// Clears every thread's histories and waits until done.
-    pub(crate) fn clear_histories(&self) {
-        for w in &self.workers {
-            w.slot.give(Order::ClearHistories);
+    /// Clears what every thread learnt (a new game) and waits until done.
+    pub(crate) fn clear(&self) {
+        for w in &self.threads {
+            w.slot.give(Order::Clear);
         }
-        for w in &self.workers {
+        for w in &self.threads {
             w.slot.wait_idle();
         }
     }
@@ -262,17 +259,19 @@ impl Drop for Pool {
     }
 }
 
-/// A worker's life: park until an order comes, carry it out, repeat.
+/// A thread's life: park until an order comes, carry it out, repeat. The
+/// thread's [`Worker`] is allocated here once and lives as long as the
+/// thread.
 fn work(id: usize, slot: &Slot) {
-    let mut histories = Histories::new_boxed();
+    let mut worker = Worker::new(id);
     loop {
         match slot.next_order() {
             Order::Quit => {
                 slot.done(None);
                 return;
             }
-            Order::ClearHistories => {
-                histories.clear();
+            Order::Clear => {
+                worker.clear();
                 slot.done(None);
             }
             Order::Search {
@@ -283,21 +282,21 @@ fn work(id: usize, slot: &Slot) {
             } => {
                 let mut on_event = on_event.unwrap_or_else(|| Box::new(|_| {}));
                 // A panicking search (a debug assertion) must not leave the
-                // caller waiting forever: it ends with an empty result.
-                let own = catch_unwind(AssertUnwindSafe(|| {
-                    search_one(id, &task, &mut *on_event, &mut histories)
-                }))
-                .unwrap_or_else(|_| {
-                    histories = Histories::new_boxed();
-                    empty_outcome()
-                });
-                let outcome = if id == 0 {
+                // caller waiting forever: it ends with an empty result, and
+                // the worker, whose state it may have left half-made, is
+                // built anew.
+                let own = catch_unwind(AssertUnwindSafe(|| worker.search(&task, &mut *on_event)))
+                    .unwrap_or_else(|_| {
+                        worker = Worker::new(id);
+                        ThreadResult::empty()
+                    });
+                let result = if id == 0 {
                     finish_main(&task, &own, &helpers, &mut *on_event)
                 } else {
                     own
                 };
-                slot.done(Some(outcome));
-                // Only now, with the outcome in the slot: whoever wakes on
+                slot.done(Some(result));
+                // Only now, with the result in the slot: whoever wakes on
                 // the disconnect finds `wait` returning at once.
                 drop(done);
             }
@@ -305,53 +304,14 @@ fn work(id: usize, slot: &Slot) {
     }
 }
 
-/// One thread's search of `task`.
-fn search_one(
-    id: usize,
-    task: &Task,
-    on_event: &mut dyn FnMut(Event),
-    histories: &mut Histories,
-) -> Outcome {
-    histories.age();
-    let mut thread = SearchThread::new(
-        &task.tt,
-        &task.shared,
-        &task.limits,
-        task.pos.clone(),
-        histories,
-    );
-    thread.set_network(task.network.as_deref());
-    thread.set_options(task.options);
-    thread.set_id(id);
-    let result = thread.iterate(on_event);
-    thread.publish_nodes();
-    let (raw_score, report) = thread
-        .best_line(result.depth)
-        .map_or((i32::MIN, None), |(s, r)| (s, Some(r)));
-    let mut result = result;
-    result.nodes = thread.nodes;
-    Outcome {
-        result,
-        raw_score,
-        report,
-        tt_stats: thread.tt_stats,
-    }
-}
-
-fn empty_outcome() -> Outcome {
-    Outcome {
-        result: SearchResult {
-            best: None,
-            ponder: None,
-            score: Score::Cp(0),
-            rule: None,
-            depth: 0,
-            nodes: 0,
-            time: Duration::ZERO,
-        },
-        raw_score: i32::MIN,
-        report: None,
-        tt_stats: TtStats::default(),
+impl ThreadResult {
+    fn empty() -> ThreadResult {
+        ThreadResult {
+            result: SearchResult::empty(),
+            raw_score: i32::MIN,
+            report: None,
+            stats: TtStats::default(),
+        }
     }
 }
 
@@ -364,7 +324,7 @@ fn empty_outcome() -> Outcome {
 /// threads (the common case, and the only one measured here) a vote has a
 /// single other voter, so it can only ever mean "take the helper's move
 /// when it knows more". A helper knows more when it finished a deeper
-/// iteration (with the depth skipping of `SearchThread::skips` helper 1 is
+/// iteration (with the depth skipping of `Search::skips` helper 1 is
 /// often one iteration ahead), and requiring a score at least as high keeps
 /// a deeper but failing-low helper line (an aspiration or a stop artefact)
 /// from replacing a sound move. This is the rule Stockfish used before it
@@ -375,19 +335,19 @@ fn empty_outcome() -> Outcome {
 /// deeper than the limit is never chosen.
 fn finish_main(
     task: &Task,
-    own: &Outcome,
+    own: &ThreadResult,
     helpers: &[Arc<Slot>],
     on_event: &mut dyn FnMut(Event),
-) -> Outcome {
-    let shared = &task.shared;
-    shared.stop.store(true, Ordering::SeqCst);
-    let others: Vec<Outcome> = helpers.iter().filter_map(|h| h.wait_idle()).collect();
+) -> ThreadResult {
+    let control = &task.control;
+    control.stop.store(true, Ordering::SeqCst);
+    let others: Vec<ThreadResult> = helpers.iter().filter_map(|h| h.wait_idle()).collect();
     let nodes = own.result.nodes + others.iter().map(|o| o.result.nodes).sum::<u64>();
-    let mut tt_stats = own.tt_stats;
+    let mut stats = own.stats;
     for o in &others {
-        tt_stats += o.tt_stats;
+        stats += o.stats;
     }
-    let mut chosen: Option<&Outcome> = None;
+    let mut chosen: Option<&ThreadResult> = None;
     if task.limits.multipv <= 1 && own.result.best.is_some() {
         for o in &others {
             let best = chosen.unwrap_or(own);
@@ -404,7 +364,7 @@ fn finish_main(
     let mut result = match chosen {
         Some(o) => {
             if let Some(mut report) = o.report.clone() {
-                let elapsed = shared.epoch.elapsed();
+                let elapsed = control.epoch.elapsed();
                 report.nodes = nodes;
                 report.time = elapsed;
                 report.nps =
@@ -419,12 +379,12 @@ fn finish_main(
     };
     result.nodes = nodes;
     result.time = time;
-    shared.running.store(false, Ordering::SeqCst);
-    Outcome {
+    control.running.store(false, Ordering::SeqCst);
+    ThreadResult {
         result,
         raw_score: own.raw_score,
         report: None,
-        tt_stats,
+        stats,
     }
 }
 

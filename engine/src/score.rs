@@ -26,6 +26,9 @@ use board::Verdict;
 
 /// Deepest ply the search reaches (quiescence included).
 pub const MAX_PLY: usize = 128;
+/// The deepest iteration a search runs (a deeper depth limit is
+/// clamped): the ply stack must hold the line and its quiescence.
+pub const MAX_DEPTH: u32 = MAX_PLY as u32 - 1;
 /// Score of being mated at the root; a mate `n` plies away is `MATE - n`.
 pub const MATE: i32 = 30_000;
 /// Scores at least this are decisive: a mate or a win by rule `n` plies

@@ -1,184 +1,183 @@
-//! The search: iterative deepening with aspiration windows over a
-//! fail-soft principal-variation search, quiescence, check extension,
-//! null-move pruning, late-move reductions and mate-distance pruning.
+//! The search: iterative deepening with aspiration windows over one
+//! fail-soft principal-variation search that serves the root and the
+//! interior alike, and quiescence at the horizon.
 //!
-//! A [`SearchThread`] owns everything one thread mutates (node count, PV,
-//! ply stack, statistics) and borrows the [`Histories`] kept between
-//! searches, the shared table, the stop flag and the limits. There are no
-//! mutable globals, so several threads share one table (Lazy SMP, run by
-//! the pool in `pool.rs`): thread 0 is the main thread, which alone reads
-//! the clock and reports; helpers skip some depths (`skips`) so that they
-//! do not all search the same tree.
+//! A node, in the order [`Search::search`] tries things: quiescence at
+//! depth 0; the node count and the stop poll; the rules' verdict
+//! (repetition with perpetual check and chase, the move limit, material);
+//! mate-distance pruning; the table's cut-off; the static evaluation (a
+//! network or the hand-written one, through a per-thread cache); reverse
+//! futility and the null move with verification (`prune`); internal
+//! iterative reduction at a node the table knows no move for. Then the
+//! moves, from the staged picker (`movepick.rs`): the table move may be
+//! tested for singularity (extended, or the node cut by multi-cut);
+//! late-move pruning, futility pruning and SEE pruning skip hopeless late
+//! moves; a check extends a ply; late quiet moves are reduced by a
+//! logarithmic table steered by history, and re-searched when they beat
+//! alpha. A quiet best move teaches the histories (a bonus for it, a
+//! malus for the quiet moves tried before it, the killer and the
+//! countermove).
 //!
-//! This module owns the thread's state and the interior nodes; its
-//! children own the root (`root`: iterative deepening, aspiration, the
-//! root moves and reports), quiescence (`quiescence`), stopping (`stop`:
-//! node counts, limits, the clock), the naming of the rule behind a root
-//! score (`rule`) and the pruning and reduction tests of an interior node
-//! (`prune`). Move ordering is `movepick.rs` and `history.rs`; scores are
-//! `score.rs`.
+//! The root's pass over its moves lives in `root`, beside iterative
+//! deepening: it searches the root moves of the current line in the order
+//! of the last iteration, records their scores and lines, and reports the
+//! move it searches.
+//!
+//! A [`Search`] is one thread's view of one search: it borrows its
+//! thread's [`Worker`] (histories, ply stack, evaluation cache,
+//! accumulators: everything kept from one search to the next) and the
+//! [`Task`] the threads share (the table, the stop flag, the limits, the
+//! network). There are no mutable globals, so several threads share one
+//! table (Lazy SMP, run by `pool.rs`): thread 0 is the main thread, which
+//! alone reads the clock and reports; helpers skip some depths (`stop`)
+//! so that they do not all search the same tree.
+//!
+//! The search is generic over its [`Mode`]: games and the bench signature
+//! run [`Play`], the table experiments [`Trial`], which honours the
+//! [`Experiment`](crate::Experiment) settings and counts table statistics.
+//! Play compiles none of that in.
+//!
+//! The children: `root` (iterative deepening, aspiration, the root moves
+//! and reports), `quiescence`, `prune` (the pruning and reduction tests),
+//! `stop` (node counts, limits, the clock), `rule` (naming the rule behind
+//! a root score), `stack` (the per-ply frames and the PV) and `worker`
+//! (the per-thread state).
+
+use std::marker::PhantomData;
+use std::ops::ControlFlow::{self, Break, Continue};
 
 use board::{Move, Position};
 
-use crate::eval::evaluate;
-pub use crate::history::Histories;
-use crate::history::{PieceTo, QuietContext};
+use crate::history::{Histories, PieceTo, QuietContext};
 use crate::movepick::{MoveClass, MovePicker, QuietOrder};
 use crate::nnue::{AccumulatorStack, Network};
+use crate::pool::Task;
 use crate::score::{Bound, INFINITE, MATE, MATE_BOUND, MAX_PLY, is_decisive, verdict_score};
 use crate::time::{TimeBudget, TimeSignals};
-use crate::tt::{TranspositionTable, TtHit};
-use crate::{Limits, Shared};
+use crate::tt::{TranspositionTable, TtHit, TtStats};
+use crate::{Control, Experiment, Limits};
 
 mod prune;
 mod quiescence;
 mod root;
 mod rule;
+mod stack;
 mod stop;
+mod worker;
 
 use prune::{LateMovePruning, futile};
 use root::RootMove;
+use stack::Stack;
+use worker::{EvalCache, Reductions};
+
+pub(crate) use worker::Worker;
 
 /// The least depth at which a node without a table move is reduced a ply.
 const IIR_DEPTH: i32 = 4;
 
-/// Entries of the per-thread evaluation cache (a power of two).
-const EVAL_CACHE_SIZE: usize = 1 << 16;
 /// The network's scores are clamped to this, far from the decisive band.
 const NET_SCORE_LIMIT: i32 = 10_000;
 
-/// Table probe statistics of one thread.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct TtStats {
-    /// Probes made.
-    pub probes: u64,
-    /// Probes that found the position.
-    pub hits: u64,
-    /// Probes whose entry ended the node.
-    pub cutoffs: u64,
+/// How a search is compiled: for play, or for a measurement.
+pub(crate) trait Mode {
+    /// Whether the search honours an [`Experiment`] and counts table
+    /// statistics.
+    const TRIAL: bool;
 }
 
-impl std::ops::AddAssign for TtStats {
-    fn add_assign(&mut self, o: TtStats) {
-        self.probes += o.probes;
-        self.hits += o.hits;
-        self.cutoffs += o.cutoffs;
-    }
+/// Games and the bench signature: the shipped search, nothing else.
+pub(crate) enum Play {}
+
+impl Mode for Play {
+    const TRIAL: bool = false;
 }
 
-/// Options of a search that the bench changes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SearchOptions {
-    /// Store quiescence (depth-0) results in the table.
-    pub store_qs: bool,
+/// A measurement: the experiment's table policy and switches, and table
+/// statistics.
+pub(crate) enum Trial {}
+
+impl Mode for Trial {
+    const TRIAL: bool = true;
 }
 
-impl Default for SearchOptions {
-    fn default() -> SearchOptions {
-        SearchOptions { store_qs: true }
-    }
-}
-
-/// One searching thread's state.
-pub struct SearchThread<'a> {
+/// One thread's view of one search (module docs).
+pub(crate) struct Search<'a, M: Mode> {
     tt: &'a TranspositionTable,
-    shared: &'a Shared,
+    control: &'a Control,
     limits: &'a Limits,
+    /// The network, when it evaluates instead of the hand-written
+    /// evaluation.
+    net: Option<&'a Network>,
+    /// The trial's settings (the defaults in play).
+    experiment: Experiment,
+    /// This thread's place in the pool (see [`Worker`]).
+    id: usize,
     h: &'a mut Histories,
-    budget: TimeBudget,
+    stack: &'a mut Stack,
+    eval_cache: &'a mut EvalCache,
+    /// The network's accumulators by ply (unused without a network).
+    acc: &'a mut AccumulatorStack,
+    reductions: &'a Reductions,
+    root_moves: &'a mut Vec<RootMove>,
     /// What the completed iterations say about the move's difficulty, for
     /// the soft time bound (main thread).
-    signals: TimeSignals,
-    options: SearchOptions,
+    signals: &'a mut TimeSignals,
     pos: Position,
+    budget: TimeBudget,
     /// Nodes visited (search and quiescence).
-    pub nodes: u64,
-    /// Table statistics.
-    pub tt_stats: TtStats,
+    pub(crate) nodes: u64,
+    /// Table statistics (counted by trials only).
+    pub(crate) stats: TtStats,
     seldepth: usize,
     root_depth: i32,
     stopped: bool,
     /// False during the first iteration, which always completes.
     may_stop: bool,
-    pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
-    pv_len: [usize; MAX_PLY + 1],
-    root_moves: Vec<RootMove>,
-    lmr: Box<[[u8; 64]; 64]>,
-    /// Evaluations by full key (`i32::MIN`: empty); per thread, so it
-    /// needs no synchronisation and cannot make the bench vary.
-    eval_cache: Vec<(u64, i32)>,
-    /// The move made at each ply (`None`: a null move), for the
-    /// continuation histories and countermoves of the plies below.
-    moved: [Option<PieceTo>; MAX_PLY + 2],
-    /// The static evaluation at each ply (`None` in check), for the
-    /// `improving` test.
-    static_evals: [Option<i32>; MAX_PLY + 2],
-    /// The move a singular-extension search at each ply leaves out (see
-    /// [`SearchThread::singular`]).
-    excluded: [Option<Move>; MAX_PLY + 2],
-    /// The neural network, when it evaluates instead of the hand-written
-    /// evaluation.
-    net: Option<&'a Network>,
-    /// The network's accumulators by ply (unused without a network).
-    acc: AccumulatorStack,
-    /// This thread's place in the pool: 0 is the main thread (clock,
-    /// reports, the end of the search), others are helpers.
-    id: usize,
+    mode: PhantomData<M>,
 }
 
-impl<'a> SearchThread<'a> {
-    /// A thread ready to search `pos` (with its game history).
-    pub(crate) fn new(
-        tt: &'a TranspositionTable,
-        shared: &'a Shared,
-        limits: &'a Limits,
-        pos: Position,
-        h: &'a mut Histories,
-    ) -> SearchThread<'a> {
-        let mut lmr = Box::new([[0u8; 64]; 64]);
-        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
-            for (n, r) in row.iter_mut().enumerate().skip(1) {
-                let v = 0.5 + (d as f64).ln() * (n as f64).ln() / 2.25;
-                *r = v.max(0.0) as u8;
-            }
-        }
-        SearchThread {
-            tt,
-            shared,
-            limits,
-            h,
-            budget: TimeBudget::new(limits),
-            signals: TimeSignals::default(),
-            options: SearchOptions::default(),
-            pos,
+impl<'a, M: Mode> Search<'a, M> {
+    /// Thread `worker`'s search of `task`.
+    pub(crate) fn new(worker: &'a mut Worker, task: &'a Task) -> Search<'a, M> {
+        let Worker {
+            id,
+            histories,
+            stack,
+            eval_cache,
+            acc,
+            reductions,
+            root_moves,
+            signals,
+        } = worker;
+        Search {
+            tt: &task.tt,
+            control: &task.control,
+            limits: &task.limits,
+            net: task.network.as_deref(),
+            experiment: task.trial.unwrap_or_default(),
+            id: *id,
+            h: histories.as_mut(),
+            stack: stack.as_mut(),
+            eval_cache,
+            acc,
+            reductions,
+            root_moves,
+            signals,
+            pos: task.pos.clone(),
+            budget: TimeBudget::new(&task.limits),
             nodes: 0,
-            tt_stats: TtStats::default(),
+            stats: TtStats::default(),
             seldepth: 0,
             root_depth: 0,
             stopped: false,
             may_stop: false,
-            pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
-            pv_len: [0; MAX_PLY + 1],
-            root_moves: Vec::new(),
-            lmr,
-            eval_cache: vec![(0, i32::MIN); EVAL_CACHE_SIZE],
-            moved: [None; MAX_PLY + 2],
-            static_evals: [None; MAX_PLY + 2],
-            excluded: [None; MAX_PLY + 2],
-            net: None,
-            acc: AccumulatorStack::new(MAX_PLY + 1),
-            id: 0,
+            mode: PhantomData,
         }
-    }
-
-    /// Evaluates with `net` instead of the hand-written evaluation.
-    pub(crate) fn set_network(&mut self, net: Option<&'a Network>) {
-        self.net = net;
     }
 
     /// Makes `mv` in the searched position, keeping the accumulators in
     /// step. Every move the search makes goes through here and
-    /// [`SearchThread::unmake`].
+    /// [`Search::unmake`].
     #[inline]
     fn make(&mut self, mv: Move) {
         if self.net.is_some() {
@@ -187,7 +186,7 @@ impl<'a> SearchThread<'a> {
         self.pos.make_move(mv);
     }
 
-    /// Takes back the last [`SearchThread::make`].
+    /// Takes back the last [`Search::make`].
     #[inline]
     fn unmake(&mut self) {
         if self.net.is_some() {
@@ -205,7 +204,7 @@ impl<'a> SearchThread<'a> {
         self.pos.make_null_move();
     }
 
-    /// Takes back [`SearchThread::make_null`].
+    /// Takes back [`Search::make_null`].
     #[inline]
     fn unmake_null(&mut self) {
         if self.net.is_some() {
@@ -218,28 +217,17 @@ impl<'a> SearchThread<'a> {
     /// two plies above it.
     fn quiet_context(&self, ply: usize) -> QuietContext {
         QuietContext {
-            prev1: ply.checked_sub(1).and_then(|p| self.moved[p]),
-            prev2: ply.checked_sub(2).and_then(|p| self.moved[p]),
+            prev1: ply.checked_sub(1).and_then(|p| self.stack[p].moved),
+            prev2: ply.checked_sub(2).and_then(|p| self.stack[p].moved),
         }
-    }
-
-    /// Sets the bench's options.
-    pub(crate) fn set_options(&mut self, options: SearchOptions) {
-        self.options = options;
-    }
-
-    /// Makes this thread number `id` of the pool (0, the default, is the
-    /// main thread).
-    pub(crate) fn set_id(&mut self, id: usize) {
-        self.id = id;
     }
 
     /// Judges a node by the game rules `ply` plies from the root
     /// (`board`'s [`Position::judge_node`]: repetition with perpetual check
-    /// and chase, the move limit, insufficient material): `Err(score)` when
-    /// a rule decides it, else `Ok(repeated)`, whether the position occurred
-    /// before in the repetition window. Rule wins and losses score like
-    /// mates at the same distance.
+    /// and chase, the move limit, insufficient material): `Break(score)`
+    /// when a rule decides it, else `Continue(repeated)`, whether the
+    /// position occurred before in the repetition window. Rule wins and
+    /// losses score like mates at the same distance.
     ///
     /// A repeated node is searched without the table's help: its value
     /// depends on the path (a perpetual whose twofold was not trusted is
@@ -248,15 +236,16 @@ impl<'a> SearchThread<'a> {
     /// would cut that judgement off. For the same reason its own result is
     /// not stored.
     #[inline]
-    fn judge(&self, ply: usize) -> Result<bool, i32> {
+    fn judge(&self, ply: usize) -> ControlFlow<i32, bool> {
         let j = self.pos.judge_node(ply);
         match j.verdict {
-            Some(v) => Err(verdict_score(v, ply)),
-            None => Ok(j.repeated),
+            Some(v) => Break(verdict_score(v, ply)),
+            None => Continue(j.repeated),
         }
     }
 
-    /// Fail-soft PVS at an interior node `ply` plies from the root.
+    /// Fail-soft PVS at a node `ply` plies from the root (the root itself
+    /// at ply 0).
     fn search(&mut self, alpha: i32, beta: i32, depth: i32, ply: usize, kind: NodeKind) -> i32 {
         let Node {
             mut alpha,
@@ -268,12 +257,12 @@ impl<'a> SearchThread<'a> {
             static_eval,
             improving,
         } = match self.open_node(alpha, beta, depth, ply, kind) {
-            Ok(node) => node,
-            Err(score) => return score,
+            Continue(node) => node,
+            Break(score) => return score,
         };
         let pv_node = kind == NodeKind::Pv;
         let tt_moves = hit.moves();
-        let excluded = self.excluded[ply];
+        let excluded = self.stack[ply].excluded;
         // Internal iterative reduction: a node the table knows no move for
         // was not searched before (or not usefully), so its move order is
         // guesswork; search it a ply shallower, and the next iteration,
@@ -289,13 +278,13 @@ impl<'a> SearchThread<'a> {
         let mut searched = 0usize;
         let ctx = self.quiet_context(ply);
         let order = QuietOrder {
-            killers: self.h.killers(ply),
+            killers: self.stack[ply].killers,
             counter: self.h.countermove(ctx.prev1),
             ctx,
         };
         // Quiet moves searched so far, to be punished if another one cuts.
         let mut quiets_tried: arrayvec::ArrayVec<(Move, PieceTo), 64> = arrayvec::ArrayVec::new();
-        let after_evasion = ply >= 1 && self.static_evals[ply - 1].is_none();
+        let after_evasion = ply >= 1 && self.stack[ply - 1].static_eval.is_none();
         let lmp = LateMovePruning::new(depth, improving, after_evasion);
         let singular = if excluded.is_none() && !repeated && ply > 0 {
             singular_candidate(&hit, depth)
@@ -341,9 +330,9 @@ impl<'a> SearchThread<'a> {
                 && !in_check
                 && searched > 0
                 && best > -MATE_BOUND
-                && class != MoveClass::Hash
+                && class != MoveClass::TableMove
                 && self.see_loses(mv, capture, depth);
-            self.moved[ply] = pt;
+            self.stack[ply].moved = pt;
             self.make(mv);
             let gives_check = self.pos.in_check();
             if (see_losing || futile_quiet) && !gives_check {
@@ -388,7 +377,7 @@ impl<'a> SearchThread<'a> {
                         break;
                     }
                     alpha = score;
-                    self.update_pv(ply, mv);
+                    self.stack.update_pv(ply, mv);
                 }
             }
             if !capture
@@ -412,7 +401,7 @@ impl<'a> SearchThread<'a> {
         }
         let bound = Bound::of_result(best, alpha_orig, beta);
         if !repeated && excluded.is_none() {
-            self.tt.store(key, ply, best_move, best, depth, bound);
+            self.store(key, ply, best_move, best, depth, bound);
         }
         best
     }
@@ -425,9 +414,9 @@ impl<'a> SearchThread<'a> {
     /// or above beta that is not singular reduces `mv` a ply.
     fn singular(&mut self, mv: Move, tt_score: i32, beta: i32, depth: i32, ply: usize) -> Singular {
         let bar = tt_score - 2 * depth;
-        self.excluded[ply] = Some(mv);
+        self.stack[ply].excluded = Some(mv);
         let s = self.search(bar - 1, bar, (depth - 1) / 2, ply, NodeKind::NonPv);
-        self.excluded[ply] = None;
+        self.stack[ply].excluded = None;
         if self.stopped {
             Singular::Stopped
         } else if s < bar {
@@ -444,7 +433,8 @@ impl<'a> SearchThread<'a> {
     /// Everything a node does before its moves: quiescence at depth 0, the
     /// node count and stop poll, the rules' verdict, mate-distance pruning,
     /// the table's cut-off, the static evaluation, and pruning by it.
-    /// `Err` carries the node's score when one of them already decides it.
+    /// `Break` carries the node's score when one of them already decides
+    /// it.
     fn open_node(
         &mut self,
         mut alpha: i32,
@@ -452,38 +442,40 @@ impl<'a> SearchThread<'a> {
         depth: i32,
         ply: usize,
         kind: NodeKind,
-    ) -> Result<Node, i32> {
+    ) -> ControlFlow<i32, Node> {
         if depth <= 0 {
-            return Err(self.qsearch(alpha, beta, ply));
+            return Break(self.qsearch(alpha, beta, ply));
         }
         let pv_node = kind == NodeKind::Pv;
-        self.pv_len[ply] = ply;
+        self.stack.clear_pv(ply);
         self.nodes += 1;
         if self.poll() {
-            return Err(0);
+            return Break(0);
         }
         self.seldepth = self.seldepth.max(ply);
         let repeated = self.judge(ply)?;
         if ply >= MAX_PLY - 1 {
-            return Err(self.evaluate());
+            return Break(self.evaluate());
         }
         // Mate-distance pruning: no line from here beats a mate already
         // found closer to the root.
         alpha = alpha.max(-MATE + ply as i32);
         beta = beta.min(MATE - ply as i32 - 1);
         if alpha >= beta {
-            return Err(alpha);
+            return Break(alpha);
         }
         let key = self.pos.key();
         let hit = self.probe(key, ply);
-        let excluding = self.excluded[ply].is_some();
+        let excluding = self.stack[ply].excluded.is_some();
         if !pv_node
             && !repeated
             && !excluding
             && let Some(e) = hit.cutting(depth, alpha, beta)
         {
-            self.tt_stats.cutoffs += 1;
-            return Err(e.score);
+            if M::TRIAL {
+                self.stats.cutoffs += 1;
+            }
+            return Break(e.score);
         }
         let in_check = self.pos.in_check();
         let static_eval = if in_check {
@@ -491,7 +483,7 @@ impl<'a> SearchThread<'a> {
         } else {
             Some(self.evaluate())
         };
-        self.static_evals[ply] = static_eval;
+        self.stack[ply].static_eval = static_eval;
         let improving = self.improving(ply);
         if !pv_node
             && !excluding
@@ -499,9 +491,9 @@ impl<'a> SearchThread<'a> {
             && !is_decisive(beta)
             && let Some(s) = self.prune_before_moves(beta, depth, ply, kind, static_eval, improving)
         {
-            return Err(s);
+            return Break(s);
         }
-        Ok(Node {
+        Continue(Node {
             alpha,
             beta,
             key,
@@ -516,8 +508,7 @@ impl<'a> SearchThread<'a> {
     /// Searches a move after the first with a null window around `alpha`,
     /// reduced by `r`; a reduced search that beats alpha is repeated at
     /// full depth, and at a PV node one that lands inside the window is
-    /// searched again with the full window. The move is already made. The
-    /// root's pass uses it too (`ply` 0, always a PV node).
+    /// searched again with the full window. The move is already made.
     fn search_late_move(
         &mut self,
         alpha: i32,
@@ -538,7 +529,8 @@ impl<'a> SearchThread<'a> {
     }
 
     /// Teaches the histories a node's result when its best move is quiet:
-    /// a bonus for it, a malus for the quiet moves tried before it.
+    /// a bonus for it, a malus for the quiet moves tried before it, and
+    /// when it cut off, the killer of its ply.
     fn reward_quiet(
         &mut self,
         best: Move,
@@ -551,7 +543,10 @@ impl<'a> SearchThread<'a> {
         if !self.pos.is_capture(best)
             && let Some(pt) = self.piece_to(best)
         {
-            self.h.update_quiet((best, pt), tried, ctx, ply, depth, cut);
+            self.h.update_quiet((best, pt), tried, ctx, depth, cut);
+            if cut {
+                self.stack[ply].add_killer(best);
+            }
         }
     }
 
@@ -559,10 +554,8 @@ impl<'a> SearchThread<'a> {
     #[inline]
     fn evaluate(&mut self) -> i32 {
         let key = self.pos.key();
-        let index = (key as usize) & (EVAL_CACHE_SIZE - 1);
-        let (cached_key, cached) = self.eval_cache[index];
-        if cached_key == key && cached != i32::MIN {
-            return cached;
+        if let Some(e) = self.eval_cache.get(key) {
+            return e;
         }
         let e = match self.net {
             // Clamped far from the mate band, which the search reserves
@@ -571,31 +564,38 @@ impl<'a> SearchThread<'a> {
                 .acc
                 .evaluate(net, &self.pos)
                 .clamp(-NET_SCORE_LIMIT, NET_SCORE_LIMIT),
-            None => evaluate(&self.pos),
+            None => crate::eval::evaluate(&self.pos),
         };
-        self.eval_cache[index] = (key, e);
+        self.eval_cache.put(key, e);
         e
     }
 
+    /// The table's entries for `key`, by the trial's policy in a trial
+    /// (counted), by the two-tier rule in play.
     #[inline]
     fn probe(&mut self, key: u64, ply: usize) -> TtHit {
+        if !M::TRIAL {
+            return self.tt.probe_two_tier(key, ply);
+        }
         let hit = self.tt.probe(key, ply);
         if self.tt.policy() != crate::TtPolicy::Off {
-            self.tt_stats.probes += 1;
+            self.stats.probes += 1;
             if hit.any() {
-                self.tt_stats.hits += 1;
+                self.stats.hits += 1;
             }
         }
         hit
     }
 
-    fn update_pv(&mut self, ply: usize, mv: Move) {
-        let child_len = self.pv_len[ply + 1].max(ply + 1);
-        self.pv[ply][ply] = Some(mv);
-        for i in ply + 1..child_len {
-            self.pv[ply][i] = self.pv[ply + 1][i];
+    /// Stores a node's result, by the trial's policy in a trial, by the
+    /// two-tier rule in play.
+    #[inline]
+    fn store(&self, key: u64, ply: usize, mv: Option<Move>, score: i32, depth: i32, b: Bound) {
+        if M::TRIAL {
+            self.tt.store(key, ply, mv, score, depth, b);
+        } else {
+            self.tt.store_two_tier(key, ply, mv, score, depth, b);
         }
-        self.pv_len[ply] = child_len;
     }
 
     /// The continuation key of `mv` in the current position.
@@ -606,7 +606,7 @@ impl<'a> SearchThread<'a> {
     }
 }
 
-/// What [`SearchThread::singular`] found.
+/// What [`Search::singular`] found.
 enum Singular {
     /// The search stopped meanwhile.
     Stopped,
@@ -633,7 +633,7 @@ fn singular_candidate(hit: &TtHit, depth: i32) -> Option<(Move, i32)> {
 }
 
 /// What a node knows once it is open and not yet decided (see
-/// `SearchThread::open_node`).
+/// `Search::open_node`).
 struct Node {
     /// The window after mate-distance pruning.
     alpha: i32,
@@ -648,7 +648,7 @@ struct Node {
     in_check: bool,
     /// `None` in check.
     static_eval: Option<i32>,
-    /// See `SearchThread::improving`.
+    /// See `Search::improving`.
     improving: bool,
 }
 

@@ -110,6 +110,16 @@ pub(crate) struct TimeSignals {
 }
 
 impl TimeSignals {
+    /// Forgets the last search's iterations, keeping the memory.
+    pub(crate) fn clear(&mut self) {
+        let mut scores = std::mem::take(&mut self.scores);
+        scores.clear();
+        *self = TimeSignals {
+            scores,
+            ..TimeSignals::default()
+        };
+    }
+
     /// Records a completed iteration: its best move and score, and the
     /// root nodes spent on the best move and on all moves.
     pub(crate) fn record(&mut self, best: Move, score: i32, best_nodes: u64, all_nodes: u64) {

@@ -197,6 +197,72 @@ impl TtHit {
     }
 }
 
+/// Table probe statistics of one search thread, counted by the
+/// searches of a trial ([`crate::Experiment`]) and summed over the
+/// threads: play counts none.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TtStats {
+    /// Probes made.
+    pub probes: u64,
+    /// Probes that found the position.
+    pub hits: u64,
+    /// Probes whose entry ended the node.
+    pub cutoffs: u64,
+}
+
+impl std::ops::AddAssign for TtStats {
+    fn add_assign(&mut self, o: TtStats) {
+        self.probes += o.probes;
+        self.hits += o.hits;
+        self.cutoffs += o.cutoffs;
+    }
+}
+
+/// A result about to be stored: the key, and the entry's fields with the
+/// score already made relative to the node.
+struct NewEntry {
+    key: u64,
+    mv: Option<Move>,
+    score: i32,
+    depth: u8,
+    bound: Bound,
+    generation: u8,
+}
+
+impl NewEntry {
+    fn new(
+        generation: u8,
+        key: u64,
+        ply: usize,
+        mv: Option<Move>,
+        score: i32,
+        depth: i32,
+        bound: Bound,
+    ) -> NewEntry {
+        NewEntry {
+            key,
+            mv,
+            score: to_tt(score, ply),
+            depth: depth.clamp(0, i32::from(u8::MAX)) as u8,
+            bound,
+            generation,
+        }
+    }
+
+    /// The data word that replaces slot content `(old_key, old)`. A result
+    /// without a move keeps the move the same position already had there
+    /// (fail-low nodes know no best move).
+    #[inline]
+    fn encode_over(&self, old_key: u64, old: u64) -> u64 {
+        let mv = self.mv.or_else(|| {
+            (old_key == self.key)
+                .then(|| Move::from_u16(move_bits(old)))
+                .flatten()
+        });
+        encode(mv, self.score, self.depth, self.bound, self.generation)
+    }
+}
+
 /// A bucket: the two slots one key indexes, aligned to its own size so
 /// that it never straddles a cache line (the allocator only promises 16
 /// bytes, which would split every other bucket across two lines).
@@ -392,34 +458,41 @@ impl TranspositionTable {
         self.generation.load(Ordering::Relaxed)
     }
 
-    /// The bucket's two slots for two-tier, or the single slot for the
-    /// one-entry policies.
+    /// Looks `key` up by the table's policy; scores are converted for a
+    /// node `ply` plies from the root.
     #[inline]
-    fn bucket(&self, key: u64) -> &[Slot] {
+    pub fn probe(&self, key: u64, ply: usize) -> TtHit {
         match self.policy {
-            TtPolicy::TwoTier => &self.buckets[(key & self.mask) as usize].0,
-            _ => {
-                let i = (key & (self.mask << 1 | 1)) as usize;
-                let b = &self.buckets[i >> 1].0;
-                &b[i & 1..=i & 1]
+            TtPolicy::TwoTier => self.probe_two_tier(key, ply),
+            TtPolicy::Off => TtHit::default(),
+            TtPolicy::Always | TtPolicy::Depth => {
+                let mut hit = TtHit::default();
+                hit.entries[0] = self.single_slot(key).read(key).map(|d| decode(d, ply));
+                hit
             }
         }
     }
 
-    /// Looks `key` up; scores are converted for a node `ply` plies from
-    /// the root.
+    /// [`TranspositionTable::probe`] of a two-tier table, without asking
+    /// the policy: the path games take.
     #[inline]
-    pub fn probe(&self, key: u64, ply: usize) -> TtHit {
-        let mut hit = TtHit::default();
-        if self.policy == TtPolicy::Off {
-            return hit;
+    pub(crate) fn probe_two_tier(&self, key: u64, ply: usize) -> TtHit {
+        let bucket = &self.buckets[(key & self.mask) as usize].0;
+        TtHit {
+            entries: [
+                bucket[0].read(key).map(|d| decode(d, ply)),
+                bucket[1].read(key).map(|d| decode(d, ply)),
+            ],
         }
-        for (i, slot) in self.bucket(key).iter().enumerate() {
-            if let Some(data) = slot.read(key) {
-                hit.entries[i] = Some(decode(data, ply));
-            }
-        }
-        hit
+    }
+
+    /// The one slot of `key` for the one-entry policies: each of a
+    /// bucket's two slots is its own one-entry bucket, indexed by one more
+    /// key bit.
+    #[inline]
+    fn single_slot(&self, key: u64) -> &Slot {
+        let i = (key & (self.mask << 1 | 1)) as usize;
+        &self.buckets[i >> 1].0[i & 1]
     }
 
     /// Stores a search result for `key` found `ply` plies from the root,
@@ -433,46 +506,59 @@ impl TranspositionTable {
         depth: i32,
         bound: Bound,
     ) {
-        let generation = self.generation();
-        let depth = depth.clamp(0, i32::from(u8::MAX)) as u8;
-        let score = to_tt(score, ply);
-        let slots = self.bucket(key);
-        // Keeps a move the same position already had when the new result
-        // has none (fail-low nodes know no best move).
-        let with_move = |old_key: u64, old: u64| -> u64 {
-            let mv = mv.or_else(|| {
-                (old_key == key)
-                    .then(|| Move::from_u16(move_bits(old)))
-                    .flatten()
-            });
-            encode(mv, score, depth, bound, generation)
-        };
+        let new = NewEntry::new(self.generation(), key, ply, mv, score, depth, bound);
         match self.policy {
+            TtPolicy::TwoTier => self.store_entry_two_tier(&new),
             TtPolicy::Off => {}
             TtPolicy::Always => {
-                let (k, d) = slots[0].raw();
-                slots[0].write(key, with_move(k, d));
+                let slot = self.single_slot(key);
+                let (k, d) = slot.raw();
+                slot.write(key, new.encode_over(k, d));
             }
             TtPolicy::Depth => {
-                let (k, d) = slots[0].raw();
-                if bound_bits(d) == 0 || k == key || depth >= depth_of(d) || gen_of(d) != generation
+                let slot = self.single_slot(key);
+                let (k, d) = slot.raw();
+                if bound_bits(d) == 0
+                    || k == key
+                    || new.depth >= depth_of(d)
+                    || gen_of(d) != new.generation
                 {
-                    slots[0].write(key, with_move(k, d));
+                    slot.write(key, new.encode_over(k, d));
                 }
             }
-            TtPolicy::TwoTier => {
-                let (k1, d1) = slots[0].raw();
-                let empty = bound_bits(d1) == 0;
-                if empty || depth >= depth_of(d1) || gen_of(d1) != generation {
-                    if !empty && k1 != key {
-                        slots[1].write(k1, d1);
-                    }
-                    slots[0].write(key, with_move(k1, d1));
-                } else {
-                    let (k2, d2) = slots[1].raw();
-                    slots[1].write(key, with_move(k2, d2));
-                }
+        }
+    }
+
+    /// [`TranspositionTable::store`] into a two-tier table, without asking
+    /// the policy: the path games take.
+    #[inline]
+    pub(crate) fn store_two_tier(
+        &self,
+        key: u64,
+        ply: usize,
+        mv: Option<Move>,
+        score: i32,
+        depth: i32,
+        bound: Bound,
+    ) {
+        let new = NewEntry::new(self.generation(), key, ply, mv, score, depth, bound);
+        self.store_entry_two_tier(&new);
+    }
+
+    /// The two-tier store rule (module docs).
+    #[inline]
+    fn store_entry_two_tier(&self, new: &NewEntry) {
+        let slots = &self.buckets[(new.key & self.mask) as usize].0;
+        let (k1, d1) = slots[0].raw();
+        let empty = bound_bits(d1) == 0;
+        if empty || new.depth >= depth_of(d1) || gen_of(d1) != new.generation {
+            if !empty && k1 != new.key {
+                slots[1].write(k1, d1);
             }
+            slots[0].write(new.key, new.encode_over(k1, d1));
+        } else {
+            let (k2, d2) = slots[1].raw();
+            slots[1].write(new.key, new.encode_over(k2, d2));
         }
     }
 

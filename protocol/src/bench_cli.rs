@@ -1,34 +1,41 @@
 //! `chariot bench`: the fixed bench of `engine::bench` from the command
-//! line, with the table knobs and the thread count exposed for
-//! experiments.
+//! line, with the thread count and the table experiments exposed. The
+//! report is `protocol::bench`'s, as for the protocol's `bench` command.
 
-use std::io::Write;
 use std::process::ExitCode;
 
-use engine::TtPolicy;
 use engine::bench::BenchOptions;
+use engine::nnue::EvalSource;
+use engine::{Experiment, TtPolicy};
 
 /// Arguments of `chariot bench`.
 #[derive(clap::Args)]
 pub struct BenchArgs {
     /// Search depth (default: the bench's own fixed depth).
-    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=64))]
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=engine::MAX_DEPTH as i64))]
     depth: Option<u32>,
     /// Hash table size in MB.
     #[arg(long, value_name = "MB", default_value_t = engine::DEFAULT_HASH_MB,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=engine::MAX_HASH_MB as u64))]
     hash: usize,
-    /// Table replacement scheme: off, always, depth or two-tier.
-    #[arg(long, value_name = "POLICY", default_value = "two-tier", value_parser = parse_policy)]
-    tt: TtPolicy,
-    /// Whether quiescence search stores its results in the table.
-    #[arg(long = "store-qs", value_name = "on|off", default_value = "on", value_parser = parse_on_off, action = clap::ArgAction::Set)]
-    store_qs: bool,
+    /// Table replacement scheme: off, always, depth or two-tier. Any
+    /// experiment flag runs the measuring search, which also prints table
+    /// statistics.
+    #[arg(long, value_name = "POLICY", value_parser = parse_policy)]
+    tt: Option<TtPolicy>,
+    /// Whether quiescence search stores its results in the table (an
+    /// experiment flag).
+    #[arg(long = "store-qs", value_name = "on|off", value_parser = parse_on_off, action = clap::ArgAction::Set)]
+    store_qs: Option<bool>,
+    /// Run the measuring search with the shipped settings: prints table
+    /// statistics, same node count.
+    #[arg(long)]
+    stats: bool,
     /// The evaluation: `builtin` (the embedded network, or the
     /// hand-written evaluation in a build without one), `hand` (the
     /// hand-written evaluation) or the path of a network file.
-    #[arg(long, value_name = "builtin|hand|FILE", default_value = "builtin")]
-    eval: String,
+    #[arg(long, value_name = "builtin|hand|FILE", default_value = "builtin", value_parser = parse_eval)]
+    eval: EvalSource,
     /// Search threads. With more than one the node count is not
     /// reproducible; the run measures nodes per second.
     #[arg(long, value_name = "N", default_value_t = 1,
@@ -48,27 +55,44 @@ fn parse_on_off(text: &str) -> Result<bool, String> {
     }
 }
 
+fn parse_eval(text: &str) -> Result<EvalSource, String> {
+    Ok(EvalSource::parse(text))
+}
+
+impl BenchArgs {
+    /// The experiment the flags ask for (`None`: none given).
+    fn experiment(&self) -> Option<Experiment> {
+        if self.tt.is_none() && self.store_qs.is_none() && !self.stats {
+            return None;
+        }
+        let shipped = Experiment::default();
+        Some(Experiment {
+            policy: self.tt.unwrap_or(shipped.policy),
+            store_qs: self.store_qs.unwrap_or(shipped.store_qs),
+        })
+    }
+}
+
 /// Runs the bench and prints its report on stdout.
 pub fn run(args: &BenchArgs) -> ExitCode {
-    let network = match crate::eval_arg::read(&args.eval) {
+    let network = match args.eval.load() {
         Ok(n) => n,
         Err(e) => {
-            eprintln!("chariot bench: --eval {}: {e}", args.eval);
+            eprintln!("chariot bench: --eval: {e}");
             return ExitCode::FAILURE;
         }
     };
     let opts = BenchOptions {
         depth: args.depth,
         hash_mb: args.hash,
-        tt: args.tt,
-        store_qs: args.store_qs,
+        experiment: args.experiment(),
         network,
         threads: args.threads,
     };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    match engine::bench::run(&opts, &mut out).and_then(|_| out.flush()) {
-        Ok(()) => ExitCode::SUCCESS,
+    match protocol::bench::run(&opts, &mut out) {
+        Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("chariot bench: {e}");
             ExitCode::FAILURE

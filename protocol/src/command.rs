@@ -15,8 +15,10 @@ use std::str::FromStr;
 /// can overflow an `Instant`.
 pub const MAX_TIME_MS: u64 = 2_147_483_647;
 
-/// Deepest iteration a `go depth` may ask for; larger values are clamped.
-pub const MAX_DEPTH: u32 = 245;
+/// Deepest iteration a `go depth` may ask for: the engine's own bound, so
+/// that a larger value is clamped here, with a warning, to what the engine
+/// would search.
+pub use engine::MAX_DEPTH;
 
 /// Deepest `go perft` accepted; a deeper one is refused with a diagnostic.
 pub const MAX_PERFT_DEPTH: u32 = 64;

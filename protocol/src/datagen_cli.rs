@@ -267,7 +267,8 @@ fn generate(args: &DatagenArgs) -> Result<()> {
     let mut keys = HashSet::new();
     let terminal = std::io::stderr().is_terminal();
 
-    let network = crate::eval_arg::read(&args.eval)
+    let network = engine::nnue::EvalSource::parse(&args.eval)
+        .load()
         .map_err(|e| anyhow::anyhow!("--eval {}: {e}", args.eval))?;
     let shared = Shared {
         source: &source,

@@ -4,6 +4,7 @@
 //! binary (`main.rs`) is a thin shell over these modules plus its
 //! command-line tools.
 
+pub mod bench;
 pub mod command;
 pub mod fuzzing;
 pub mod limits;

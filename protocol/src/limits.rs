@@ -102,8 +102,7 @@ pub fn limits(
 ) -> Limits {
     Limits {
         depth: match go.depth {
-            // The engine's ply stack bounds the depth it can reach.
-            Some(Depth::Plies(d)) => Some(d.min(u32::try_from(engine::MAX_PLY - 1).unwrap_or(d))),
+            Some(Depth::Plies(d)) => Some(d),
             _ => None,
         },
         nodes: go.nodes,

@@ -10,7 +10,6 @@
 mod bench_cli;
 mod book_cli;
 mod datagen_cli;
-mod eval_arg;
 mod perft_cli;
 
 use protocol::{output, reader, session};

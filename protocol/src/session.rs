@@ -76,18 +76,19 @@ impl Session {
         let options = Options::default();
         // The default spec is the built-in book, which always opens.
         let (book, _) = book::BookSet::open_available(&options.bookfiles);
+        let engine = Engine::new();
         Session {
             out,
             dialect: Dialect::Uci,
             options,
-            engine: Engine::new(),
+            network: engine.network().cloned(),
+            engine,
             position: Some(Position::startpos()),
             bans: Vec::new(),
             book,
             search: None,
             perft: None,
             queue: VecDeque::new(),
-            network: engine::nnue::embedded(),
         }
     }
 

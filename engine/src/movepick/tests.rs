@@ -46,9 +46,9 @@ fn slot(rng: &mut Rng, pos: &Position) -> Option<Move> {
 
 fn class_rank(c: MoveClass) -> u8 {
     match c {
-        MoveClass::Hash => 0,
+        MoveClass::TableMove => 0,
         MoveClass::GoodCapture => 1,
-        MoveClass::Killer => 2,
+        MoveClass::Refutation => 2,
         MoveClass::Quiet => 3,
         MoveClass::BadCapture => 4,
     }
@@ -112,7 +112,7 @@ fn staged_picker_hands_out_every_legal_move_once_in_stage_order() {
         };
         let hashes: Vec<Move> = out
             .iter()
-            .filter(|e| e.1 == MoveClass::Hash)
+            .filter(|e| e.1 == MoveClass::TableMove)
             .map(|e| e.0)
             .collect();
         assert_eq!(hashes, legal_tt, "{}", pos.fen());
@@ -129,10 +129,10 @@ fn staged_picker_hands_out_every_legal_move_once_in_stage_order() {
         for &(m, class, _) in &out {
             let capture = pos.is_capture(m);
             match class {
-                MoveClass::Hash => {}
+                MoveClass::TableMove => {}
                 MoveClass::GoodCapture => assert!(capture && pos.see(m, &PIECE_VALUE) >= 0),
                 MoveClass::BadCapture => assert!(capture && pos.see(m, &PIECE_VALUE) < 0),
-                MoveClass::Killer => {
+                MoveClass::Refutation => {
                     assert!(!capture);
                     assert!([order.killers[0], order.killers[1], order.counter].contains(&Some(m)));
                     killers_seen += 1;

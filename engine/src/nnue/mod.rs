@@ -18,10 +18,11 @@
 //!   score and game result) and its streaming writer and reader.
 //!
 //! - [`embedded`]: the network compiled into the binary, the default
-//!   evaluation of every search.
+//!   evaluation of every search, and [`EvalSource`]: how the tools and
+//!   the options name an evaluation, and the one loader of it.
 //!
 //! The search owns an [`AccumulatorStack`] per thread and calls it from
-//! its make and unmake (`search::SearchThread`).
+//! its make and unmake (`search::Search`).
 
 pub mod accumulator;
 pub mod data;
@@ -34,6 +35,7 @@ pub use accumulator::Accumulator;
 pub use network::{Network, NetworkError};
 pub use stack::AccumulatorStack;
 
+use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
 /// The network file compiled into the binary (`docs/nnue.md`; its data,
@@ -58,3 +60,43 @@ pub fn embedded() -> Option<Arc<Network>> {
 
 #[cfg(test)]
 pub(crate) mod tests;
+
+/// An evaluation as the command-line tools (`--eval`) and the engine
+/// options (`EvalFile`) name it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EvalSource {
+    /// The network compiled into the binary ([`embedded`]), or the
+    /// hand-written evaluation in a build without one.
+    Embedded,
+    /// The hand-written evaluation.
+    Hand,
+    /// A network file.
+    File(PathBuf),
+}
+
+impl EvalSource {
+    /// Reads a name: `builtin`, `<builtin>` or nothing for
+    /// [`EvalSource::Embedded`], `hand` or `<hand>` for
+    /// [`EvalSource::Hand`] (either case), anything else as a file path.
+    pub fn parse(text: &str) -> EvalSource {
+        let text = text.trim();
+        let lower = text.to_ascii_lowercase();
+        match lower.as_str() {
+            "" | "builtin" | "<builtin>" => EvalSource::Embedded,
+            "hand" | "<hand>" => EvalSource::Hand,
+            _ => EvalSource::File(PathBuf::from(text)),
+        }
+    }
+
+    /// The network this names (`None`: the hand-written evaluation).
+    ///
+    /// # Errors
+    /// A network file that does not load, with the loader's reason.
+    pub fn load(&self) -> Result<Option<Arc<Network>>, NetworkError> {
+        match self {
+            EvalSource::Embedded => Ok(embedded()),
+            EvalSource::Hand => Ok(None),
+            EvalSource::File(path) => Network::load(path).map(|n| Some(Arc::new(n))),
+        }
+    }
+}

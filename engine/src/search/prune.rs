@@ -7,7 +7,7 @@
 
 use board::{Color, Move, PieceKind, Position};
 
-use super::{NodeKind, SearchThread};
+use super::{Mode, NodeKind, Search};
 use crate::eval::PIECE_VALUE;
 use crate::score::MATE_BOUND;
 
@@ -26,14 +26,14 @@ const SEE_QUIET_MARGIN: i32 = 30;
 /// History score worth one ply less (or more) of reduction.
 const HISTORY_REDUCTION_UNIT: i32 = 8_000;
 
-impl SearchThread<'_> {
+impl<M: Mode> Search<'_, M> {
     /// Whether the static evaluation at `ply` is better than two plies
     /// ago (our previous turn), so that pruning by it can afford to be
     /// bolder. In check (no static evaluation) it is not.
     pub(super) fn improving(&self, ply: usize) -> bool {
         match (
-            self.static_evals[ply],
-            ply.checked_sub(2).map(|p| self.static_evals[p]),
+            self.stack[ply].static_eval,
+            ply.checked_sub(2).map(|p| self.stack[p].static_eval),
         ) {
             (Some(now), Some(Some(before))) => now > before,
             (Some(_), _) => true,
@@ -70,7 +70,7 @@ impl SearchThread<'_> {
             return None;
         }
         let r = 2 + depth / 4;
-        self.moved[ply] = None;
+        self.stack[ply].moved = None;
         self.make_null();
         let s = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, NodeKind::NoNull);
         self.unmake_null();
@@ -110,7 +110,7 @@ impl SearchThread<'_> {
     /// The table's late-move reduction for the `n`-th move at `depth`.
     #[inline]
     pub(super) fn reduction(&self, depth: i32, n: usize) -> i32 {
-        i32::from(self.lmr[(depth as usize).min(63)][n.min(63)])
+        self.reductions.get(depth, n)
     }
 
     /// The late-move reduction of the `searched`-th move at `depth`, before

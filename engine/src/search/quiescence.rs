@@ -6,26 +6,26 @@
 //! them (the picker's capture scope does both, before it asks any
 //! exchange).
 
-use super::SearchThread;
+use super::{Mode, Search};
 use crate::movepick::{MovePicker, QuietOrder};
 use crate::score::{Bound, INFINITE, MATE, MAX_PLY};
 
 /// Quiescence delta-pruning margin.
 const DELTA_MARGIN: i32 = 150;
 
-impl SearchThread<'_> {
+impl<M: Mode> Search<'_, M> {
     /// Fail-soft quiescence search at `ply`: stand pat, then captures (or
     /// every evasion in check).
     pub(super) fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        self.pv_len[ply] = ply;
+        self.stack.clear_pv(ply);
         self.nodes += 1;
         if self.poll() {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
         let repeated = match self.judge(ply) {
-            Ok(repeated) => repeated,
-            Err(s) => return s,
+            std::ops::ControlFlow::Continue(repeated) => repeated,
+            std::ops::ControlFlow::Break(s) => return s,
         };
         if ply >= MAX_PLY - 1 {
             return self.evaluate();
@@ -33,7 +33,9 @@ impl SearchThread<'_> {
         let key = self.pos.key();
         let hit = self.probe(key, ply);
         if !repeated && let Some(e) = hit.cutting(0, alpha, beta) {
-            self.tt_stats.cutoffs += 1;
+            if M::TRIAL {
+                self.stats.cutoffs += 1;
+            }
             return e.score;
         }
         let in_check = self.pos.in_check();
@@ -73,16 +75,17 @@ impl SearchThread<'_> {
                         break;
                     }
                     alpha = score;
-                    self.update_pv(ply, mv);
+                    self.stack.update_pv(ply, mv);
                 }
             }
         }
         if in_check && searched == 0 {
             return -MATE + ply as i32;
         }
-        if self.options.store_qs && !repeated {
+        // The bench's experiment keeps quiescence out of the table.
+        if (!M::TRIAL || self.experiment.store_qs) && !repeated {
             let bound = Bound::of_result(best, alpha_orig, beta);
-            self.tt.store(key, ply, best_move, best, 0, bound);
+            self.store(key, ply, best_move, best, 0, bound);
         }
         best
     }

@@ -7,12 +7,13 @@
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+use arrayvec::ArrayVec;
 use board::Move;
 
-use super::{NodeKind, SearchThread, rule};
+use super::{Mode, NodeKind, Search, rule};
 use crate::history::QuietContext;
 use crate::movepick;
-use crate::score::{Bound, INFINITE, MATE, MATE_BOUND, MAX_PLY, Score, is_decisive};
+use crate::score::{Bound, INFINITE, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY, Score, is_decisive};
 use crate::{Event, Report, SearchResult};
 
 /// A root move with its scores and line.
@@ -24,10 +25,23 @@ pub(super) struct RootMove {
     /// The last completed iteration's score.
     pub(super) prev_score: i32,
     /// The line the score belongs to, starting with `mv`.
-    pub(super) pv: Vec<Move>,
+    pub(super) pv: ArrayVec<Move, MAX_PLY>,
     /// Nodes this thread spent on the move in the current iteration
     /// (aspiration re-searches included), for the time signals.
     nodes: u64,
+}
+
+/// Sorts root moves best first, stably (equal scores keep their order),
+/// in place: the library's stable sort would allocate a buffer of root
+/// moves on every pass, and there are at most a few dozen.
+fn sort_by_score(moves: &mut [RootMove]) {
+    for i in 1..moves.len() {
+        let mut j = i;
+        while j > 0 && moves[j - 1].score < moves[j].score {
+            moves.swap(j - 1, j);
+            j -= 1;
+        }
+    }
 }
 
 /// First aspiration half-window, centipawns.
@@ -41,7 +55,7 @@ impl RootMove {
             mv,
             score: -INFINITE,
             prev_score: -INFINITE,
-            pv: vec![mv],
+            pv: std::iter::once(mv).collect(),
             nodes: 0,
         }
     }
@@ -57,7 +71,7 @@ impl RootMove {
     }
 }
 
-impl SearchThread<'_> {
+impl<M: Mode> Search<'_, M> {
     /// The internal score of the best root move (head start included) and
     /// its line as a report at `depth`, once the search has ended.
     pub(crate) fn best_line(&self, depth: u32) -> Option<(i32, Report)> {
@@ -75,11 +89,11 @@ impl SearchThread<'_> {
         // Helpers just end: the main thread stops them when it ends. The
         // handle's `stop` and `ponderhit` wake the wait.
         if self.is_main() {
-            let shared = self.shared;
+            let control = self.control;
             let infinite = self.limits.infinite;
-            shared.wake.wait_while(|| {
-                let pondering = shared.pondering.load(Ordering::SeqCst);
-                (infinite || pondering) && !shared.stop.load(Ordering::SeqCst)
+            control.wake.wait_while(|| {
+                let pondering = control.pondering.load(Ordering::SeqCst);
+                (infinite || pondering) && !control.stop.load(Ordering::SeqCst)
             });
         }
         result
@@ -116,7 +130,7 @@ impl SearchThread<'_> {
             };
             return result;
         }
-        self.root_moves = self.order_root(&allowed);
+        self.order_root(&allowed);
         // Helpers ignore the depth limit, like the clock: they keep every
         // core busy until the main thread has completed the last iteration
         // and stops them (and the move is then the main thread's).
@@ -124,7 +138,7 @@ impl SearchThread<'_> {
             .limits
             .depth
             .filter(|_| self.is_main())
-            .map_or(MAX_PLY as u32 - 1, |d| d.min(MAX_PLY as u32 - 1));
+            .map_or(MAX_DEPTH, |d| d.min(MAX_DEPTH));
         let multipv = self.limits.multipv.clamp(1, self.root_moves.len());
         let mut completed = 0;
         for depth in 1..=max_depth {
@@ -135,7 +149,7 @@ impl SearchThread<'_> {
             // The main thread always completes its first iteration; a
             // helper stops whenever the main thread does.
             self.may_stop = depth > 1 || !self.is_main();
-            for rm in &mut self.root_moves {
+            for rm in self.root_moves.iter_mut() {
                 rm.prev_score = rm.settled_score();
                 rm.nodes = 0;
             }
@@ -154,7 +168,7 @@ impl SearchThread<'_> {
             // come out above an earlier one: lines are reported, and the
             // move is chosen, in score order (stable, so ties keep the
             // search's order).
-            self.root_moves[..multipv].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            sort_by_score(&mut self.root_moves[..multipv]);
             completed = depth;
             let best = &self.root_moves[0];
             let all_nodes = self.root_moves.iter().map(|rm| rm.nodes).sum();
@@ -210,7 +224,7 @@ impl SearchThread<'_> {
         if self.limits.nodes.is_some_and(|n| self.total_nodes() >= n) {
             return true;
         }
-        if self.limits.infinite || self.shared.pondering.load(Ordering::Relaxed) {
+        if self.limits.infinite || self.control.pondering.load(Ordering::Relaxed) {
             return false;
         }
         let timed = self.limits.clock.is_some() || self.limits.movetime.is_some();
@@ -219,7 +233,7 @@ impl SearchThread<'_> {
             return true;
         }
         self.budget
-            .scaled_soft(&self.signals)
+            .scaled_soft(self.signals)
             .is_some_and(|soft| self.clock_elapsed() >= soft)
     }
 
@@ -255,12 +269,14 @@ impl SearchThread<'_> {
     }
 
     /// Initial root order: captures by MVV/LVA, then the rest by history.
-    fn order_root(&self, moves: &[Move]) -> Vec<RootMove> {
+    fn order_root(&mut self, moves: &[Move]) {
         let hit = self.tt.probe(self.pos.key(), 0);
-        movepick::sorted(&self.pos, self.h, moves, hit.moves())
-            .into_iter()
-            .map(RootMove::new)
-            .collect()
+        self.root_moves.clear();
+        self.root_moves.extend(
+            movepick::sorted(&self.pos, self.h, moves, hit.moves())
+                .into_iter()
+                .map(RootMove::new),
+        );
     }
 
     /// One pass over the root moves from `pv_idx` on with window
@@ -274,7 +290,7 @@ impl SearchThread<'_> {
         on_event: &mut dyn FnMut(Event),
     ) -> i32 {
         self.nodes += 1;
-        self.pv_len[0] = 0;
+        self.stack.clear_pv(0);
         for rm in &mut self.root_moves[pv_idx..] {
             rm.score = -INFINITE;
         }
@@ -297,7 +313,7 @@ impl SearchThread<'_> {
                 (alpha - head_start).max(-INFINITE),
                 (beta - head_start).max(-INFINITE + 1),
             );
-            self.moved[0] = self.piece_to(mv);
+            self.stack[0].moved = self.piece_to(mv);
             let nodes_before = self.nodes;
             self.make(mv);
             let gives_check = self.pos.in_check();
@@ -330,19 +346,12 @@ impl SearchThread<'_> {
                 rm.score = score;
                 rm.pv.clear();
                 rm.pv.push(mv);
-                let len = self.pv_len[1];
-                rm.pv.extend(self.pv[1][1..len].iter().flatten());
+                rm.pv.extend(self.stack.pv(1).take(MAX_PLY - 1));
                 if score > alpha {
                     best_move = Some(mv);
                     if quiet && let Some(pt) = self.piece_to(mv) {
-                        self.h.update_quiet(
-                            (mv, pt),
-                            &[],
-                            QuietContext::default(),
-                            0,
-                            depth,
-                            false,
-                        );
+                        self.h
+                            .update_quiet((mv, pt), &[], QuietContext::default(), depth, false);
                     }
                     if score >= beta {
                         break;
@@ -351,12 +360,11 @@ impl SearchThread<'_> {
                 }
             }
         }
-        self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+        sort_by_score(&mut self.root_moves[pv_idx..]);
         // With a head start the root scores are not the position's own.
         if !self.stopped && pv_idx == 0 && self.limits.favoured.is_none() {
             let bound = Bound::of_result(best, alpha_orig, beta);
-            self.tt
-                .store(self.pos.key(), 0, best_move, best, depth, bound);
+            self.store(self.pos.key(), 0, best_move, best, depth, bound);
         }
         best
     }
@@ -397,7 +405,7 @@ impl SearchThread<'_> {
             nps: u64::try_from(u128::from(nodes) * 1_000_000_000 / nanos).unwrap_or(u64::MAX),
             time,
             hashfull: self.tt.hashfull(),
-            pv: rm.pv.clone(),
+            pv: rm.pv.to_vec(),
         }
     }
 }

@@ -6,7 +6,7 @@
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use super::SearchThread;
+use super::{Mode, Search};
 
 /// Nodes between clock reads (at a few million nodes per second, well
 /// under a millisecond).
@@ -14,7 +14,7 @@ const CLOCK_CHECK_NODES: u64 = 1024;
 /// With several threads, nodes between publishing this thread's count
 /// and checking the total against a node limit (a power of two).
 const NODE_SHARE_INTERVAL: u64 = 256;
-impl SearchThread<'_> {
+impl<M: Mode> Search<'_, M> {
     pub(super) fn is_main(&self) -> bool {
         self.id == 0
     }
@@ -44,7 +44,7 @@ impl SearchThread<'_> {
 
     /// Makes this thread's node count visible to the others.
     pub(crate) fn publish_nodes(&self) {
-        if let Some(c) = self.shared.nodes.get(self.id) {
+        if let Some(c) = self.control.nodes.get(self.id) {
             c.0.store(self.nodes, Ordering::Relaxed);
         }
     }
@@ -53,7 +53,7 @@ impl SearchThread<'_> {
     /// others' last published ones. With one thread, exactly `nodes`.
     pub(super) fn total_nodes(&self) -> u64 {
         let others: u64 = self
-            .shared
+            .control
             .nodes
             .iter()
             .enumerate()
@@ -71,7 +71,7 @@ impl SearchThread<'_> {
         let Some(n) = self.limits.nodes else {
             return false;
         };
-        if self.shared.nodes.len() <= 1 {
+        if self.control.nodes.len() <= 1 {
             self.nodes >= n
         } else {
             self.nodes.is_multiple_of(NODE_SHARE_INTERVAL) && self.total_nodes() >= n
@@ -79,12 +79,12 @@ impl SearchThread<'_> {
     }
 
     pub(super) fn elapsed(&self) -> Duration {
-        self.shared.epoch.elapsed()
+        self.control.epoch.elapsed()
     }
 
     /// Time since the clocks started (the `go`, or `ponderhit`).
     pub(super) fn clock_elapsed(&self) -> Duration {
-        let start = Duration::from_nanos(self.shared.clock_start_ns.load(Ordering::Relaxed));
+        let start = Duration::from_nanos(self.control.clock_start_ns.load(Ordering::Relaxed));
         self.elapsed().saturating_sub(start)
     }
 
@@ -94,18 +94,18 @@ impl SearchThread<'_> {
         if self.stopped {
             return true;
         }
-        if self.nodes.is_multiple_of(NODE_SHARE_INTERVAL) && self.shared.nodes.len() > 1 {
+        if self.nodes.is_multiple_of(NODE_SHARE_INTERVAL) && self.control.nodes.len() > 1 {
             self.publish_nodes();
         }
         if !self.may_stop {
             return false;
         }
-        if self.shared.stop.load(Ordering::Relaxed) || self.node_limit_reached() {
+        if self.control.stop.load(Ordering::Relaxed) || self.node_limit_reached() {
             self.stopped = true;
         } else if self.is_main()
             && self.nodes.is_multiple_of(CLOCK_CHECK_NODES)
             && let Some(hard) = self.budget.hard
-            && !self.shared.pondering.load(Ordering::Relaxed)
+            && !self.control.pondering.load(Ordering::Relaxed)
             && self.clock_elapsed() >= hard
         {
             self.stopped = true;

@@ -218,7 +218,7 @@ fn torn_entry_is_a_miss() {
     t.store(K1, 0, None, 1, 3, Bound::Exact);
     t.store(K2, 0, None, 2, 4, Bound::Exact);
     // Simulate two racing writers: K2's check word with another data word.
-    let slots = t.bucket(K1);
+    let slots = &t.buckets[(K1 & t.mask) as usize].0;
     let other = encode(Some(mv("a0a1")), 99, 9, Bound::Lower, 0);
     slots[0].data.store(other, Ordering::Relaxed);
     assert!(t.probe(K2, 0).entries[0].is_none());

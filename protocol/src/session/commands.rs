@@ -4,14 +4,12 @@
 //! state and returns; `go` and `go perft` start jobs instead
 //! ([`super::go`], [`super::jobs`]).
 
-use std::sync::Arc;
-
 use board::Position;
 
 use super::Session;
 use crate::command::{Base, PositionSpec, quote};
 use crate::notation::Notation;
-use crate::options::{Action, DEFAULT_NETWORK, Dialect};
+use crate::options::{Action, Dialect};
 use crate::output;
 
 /// The memory the system could still give us, in MB, where the system
@@ -89,23 +87,20 @@ impl Session {
         self.engine.set_network(net);
     }
 
-    /// Loads the network an `evalfile` value names (`<builtin>` or empty:
-    /// the embedded one). A file that does not load leaves the current
-    /// network playing, and says why.
+    /// Loads the network an `evalfile` value names (read as the command
+    /// line's `--eval` is: [`engine::nnue::EvalSource`]). A file that does
+    /// not load leaves the current network playing, and says why.
     fn load_network(&mut self, spec: &str) {
         let spec = spec.trim();
-        let loaded = if spec.is_empty() || spec.eq_ignore_ascii_case(DEFAULT_NETWORK) {
-            engine::nnue::embedded().ok_or_else(|| "this build embeds no network".to_string())
-        } else {
-            engine::nnue::Network::load(std::path::Path::new(spec))
-                .map(Arc::new)
-                .map_err(|e| e.to_string())
-        };
-        match loaded {
+        match engine::nnue::EvalSource::parse(spec).load() {
             Ok(net) => {
-                self.diag(&format!("evalfile {}: {}", quote(spec), net.describe()));
+                let described = net.as_ref().map_or_else(
+                    || "the hand-written evaluation".to_string(),
+                    |n| n.describe(),
+                );
+                self.diag(&format!("evalfile {}: {described}", quote(spec)));
                 self.options.evalfile = spec.to_string();
-                self.network = Some(net);
+                self.network = net;
                 self.choose_evaluation();
             }
             Err(e) => {
@@ -203,7 +198,7 @@ impl Session {
     }
     pub(super) fn bench(&self) {
         let opts = engine::bench::BenchOptions::default();
-        let result = self.out.with_writer(|w| engine::bench::run(&opts, w));
+        let result = self.out.with_writer(|w| crate::bench::run(&opts, w));
         if let Err(e) = result {
             self.diag(&format!("bench failed: {e}"));
         }
