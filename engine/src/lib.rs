@@ -93,6 +93,9 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Node budget.
     pub nodes: Option<u64>,
+    /// Soft node budget: no iteration starts once the threads have
+    /// searched this many nodes (`nodes` is the hard cap).
+    pub soft_nodes: Option<u64>,
     /// Fixed thinking time.
     pub movetime: Option<Duration>,
     /// The side to move's clock.
@@ -129,6 +132,7 @@ impl Default for Limits {
         Limits {
             depth: None,
             nodes: None,
+            soft_nodes: None,
             movetime: None,
             clock: None,
             mate: None,

@@ -1,6 +1,5 @@
 //! Move ordering: the staged picker that hands a node's moves out best
-//! first, the class each move belongs to, and the ordering score of a
-//! move for the root's first sort.
+//! first (the root's included), and the class each move belongs to.
 //!
 //! The picker generates as late as it can: table moves are tried before
 //! anything is generated, captures are generated before quiet moves, a
@@ -21,12 +20,6 @@ use board::{MAX_MOVES, Move, PieceKind, Position};
 
 use crate::eval::PIECE_VALUE;
 use crate::history::{Histories, PieceTo, QuietContext};
-
-/// The root's ordering scores of the classes ([`root_score`]): every move
-/// of a class sorts before every move of the classes below it.
-const SCORE_HASH: i32 = 1 << 30;
-const SCORE_GOOD_CAPTURE: i32 = 1 << 28;
-const SCORE_BAD_CAPTURE: i32 = -(1 << 28);
 
 /// Move-ordering value of a victim or attacker (MVV/LVA).
 const ORDER_VALUE: [i32; PieceKind::NUM] = [50, 2, 2, 4, 9, 5, 1];
@@ -58,48 +51,6 @@ pub(crate) struct QuietOrder {
     pub(crate) counter: Option<Move>,
     /// The moves above the node, for the continuation histories.
     pub(crate) ctx: QuietContext,
-}
-
-/// The root's ordering score of legal move `m` in `pos`, for its first
-/// iteration (later ones order the root by the previous iteration's
-/// scores): table moves, captures that do not lose material by MVV/LVA,
-/// quiet moves by their butterfly history, losing captures last. The root
-/// has no killers and no move before it, so the picker's other keys do not
-/// apply.
-fn root_score(pos: &Position, h: &Histories, m: Move, tt_moves: [Option<Move>; 2]) -> i32 {
-    if tt_moves[0] == Some(m) {
-        return SCORE_HASH;
-    }
-    if tt_moves[1] == Some(m) {
-        return SCORE_HASH - 1;
-    }
-    let Some(piece) = pos.piece_at(m.from()) else {
-        return 0;
-    };
-    if let Some(mvv_lva) = mvv_lva(pos, m) {
-        return if pos.see_ge(m, 0, &PIECE_VALUE) {
-            SCORE_GOOD_CAPTURE + mvv_lva
-        } else {
-            SCORE_BAD_CAPTURE + mvv_lva
-        };
-    }
-    h.quiet_score(PieceTo::new(piece.index(), m.to()), QuietContext::default())
-}
-
-/// `moves` best first by [`root_score`] (a stable sort: equal scores keep
-/// the generation order), for the root's first iteration.
-pub(crate) fn sorted(
-    pos: &Position,
-    h: &Histories,
-    moves: &[Move],
-    tt_moves: [Option<Move>; 2],
-) -> Vec<Move> {
-    let mut scored: Vec<(i32, Move)> = moves
-        .iter()
-        .map(|&m| (root_score(pos, h, m, tt_moves), m))
-        .collect();
-    scored.sort_by_key(|e| std::cmp::Reverse(e.0));
-    scored.into_iter().map(|(_, m)| m).collect()
 }
 
 /// Where the picker is, in the order of the stages.

@@ -18,10 +18,12 @@
 //! malus for the quiet moves tried before it, the killer and the
 //! countermove).
 //!
-//! The root's pass over its moves lives in `root`, beside iterative
-//! deepening: it searches the root moves of the current line in the order
-//! of the last iteration, records their scores and lines, and reports the
-//! move it searches.
+//! The root is a node like any other, with a few duties of its own, each
+//! a branch on `ply == 0` through hooks in `root`: it is not judged by the
+//! rules or reduced; it searches only the root moves of the current line
+//! (`MultiPV`, `searchmoves`), starting with the line's last best move; the
+//! favoured move gets its head start; and each move's nodes, score and
+//! line are recorded and the move being searched is reported.
 //!
 //! A [`Search`] is one thread's view of one search: it borrows its
 //! thread's [`Worker`] (histories, ply stack, evaluation cache,
@@ -39,9 +41,11 @@
 //!
 //! The children: `root` (iterative deepening, aspiration, the root moves
 //! and reports), `quiescence`, `prune` (the pruning and reduction tests),
-//! `stop` (node counts, limits, the clock), `rule` (naming the rule behind
-//! a root score), `stack` (the per-ply frames and the PV) and `worker`
-//! (the per-thread state).
+//! `singular` (singular extensions and multi-cut), `position` (making
+//! moves with the accumulators in step, the evaluation), `table` (probes
+//! and stores, by play or trial), `stop` (node counts, limits, the
+//! clock), `rule` (naming the rule behind a root score), `stack` (the
+//! per-ply frames and the PV) and `worker` (the per-thread state).
 
 use std::marker::PhantomData;
 use std::ops::ControlFlow::{self, Break, Continue};
@@ -55,18 +59,22 @@ use crate::pool::Task;
 use crate::score::{Bound, INFINITE, MATE, MATE_BOUND, MAX_PLY, is_decisive, verdict_score};
 use crate::time::{TimeBudget, TimeSignals};
 use crate::tt::{TranspositionTable, TtHit, TtStats};
-use crate::{Control, Experiment, Limits};
+use crate::{Control, Event, Experiment, Limits};
 
+mod position;
 mod prune;
 mod quiescence;
 mod root;
 mod rule;
+mod singular;
 mod stack;
 mod stop;
+mod table;
 mod worker;
 
 use prune::{LateMovePruning, futile};
 use root::RootMove;
+use singular::{Singular, singular_candidate};
 use stack::Stack;
 use worker::{EvalCache, Reductions};
 
@@ -74,9 +82,6 @@ pub(crate) use worker::Worker;
 
 /// The least depth at which a node without a table move is reduced a ply.
 const IIR_DEPTH: i32 = 4;
-
-/// The network's scores are clamped to this, far from the decisive band.
-const NET_SCORE_LIMIT: i32 = 10_000;
 
 /// How a search is compiled: for play, or for a measurement.
 pub(crate) trait Mode {
@@ -130,6 +135,11 @@ pub(crate) struct Search<'a, M: Mode> {
     pub(crate) stats: TtStats,
     seldepth: usize,
     root_depth: i32,
+    /// The root line being searched (MultiPV): root moves before it are
+    /// left out.
+    pv_idx: usize,
+    /// Where the main thread's reports go (a no-op for helpers).
+    on_event: &'a mut dyn FnMut(Event),
     stopped: bool,
     /// False during the first iteration, which always completes.
     may_stop: bool,
@@ -137,8 +147,12 @@ pub(crate) struct Search<'a, M: Mode> {
 }
 
 impl<'a, M: Mode> Search<'a, M> {
-    /// Thread `worker`'s search of `task`.
-    pub(crate) fn new(worker: &'a mut Worker, task: &'a Task) -> Search<'a, M> {
+    /// Thread `worker`'s search of `task`, reporting to `on_event`.
+    pub(crate) fn new(
+        worker: &'a mut Worker,
+        task: &'a Task,
+        on_event: &'a mut dyn FnMut(Event),
+    ) -> Search<'a, M> {
         let Worker {
             id,
             histories,
@@ -169,48 +183,12 @@ impl<'a, M: Mode> Search<'a, M> {
             stats: TtStats::default(),
             seldepth: 0,
             root_depth: 0,
+            pv_idx: 0,
+            on_event,
             stopped: false,
             may_stop: false,
             mode: PhantomData,
         }
-    }
-
-    /// Makes `mv` in the searched position, keeping the accumulators in
-    /// step. Every move the search makes goes through here and
-    /// [`Search::unmake`].
-    #[inline]
-    fn make(&mut self, mv: Move) {
-        if self.net.is_some() {
-            self.acc.push(&self.pos, mv);
-        }
-        self.pos.make_move(mv);
-    }
-
-    /// Takes back the last [`Search::make`].
-    #[inline]
-    fn unmake(&mut self) {
-        if self.net.is_some() {
-            self.acc.pop();
-        }
-        self.pos.unmake_move();
-    }
-
-    /// Passes the move (null-move pruning).
-    #[inline]
-    fn make_null(&mut self) {
-        if self.net.is_some() {
-            self.acc.push_null();
-        }
-        self.pos.make_null_move();
-    }
-
-    /// Takes back [`Search::make_null`].
-    #[inline]
-    fn unmake_null(&mut self) {
-        if self.net.is_some() {
-            self.acc.pop();
-        }
-        self.pos.unmake_null_move();
     }
 
     /// The quiet-move context of a node at `ply`: the moves made at the
@@ -260,14 +238,20 @@ impl<'a, M: Mode> Search<'a, M> {
             Continue(node) => node,
             Break(score) => return score,
         };
+        let root = ply == 0;
         let pv_node = kind == NodeKind::Pv;
-        let tt_moves = hit.moves();
+        let tt_moves = if root {
+            self.root_table_moves(hit.moves())
+        } else {
+            hit.moves()
+        };
         let excluded = self.stack[ply].excluded;
         // Internal iterative reduction: a node the table knows no move for
         // was not searched before (or not usefully), so its move order is
         // guesswork; search it a ply shallower, and the next iteration,
-        // finding the move this one stores, searches it at full depth.
-        let depth = if depth >= IIR_DEPTH && tt_moves[0].is_none() && excluded.is_none() {
+        // finding the move this one stores, searches it at full depth. The
+        // root's depth is the iteration's.
+        let depth = if !root && depth >= IIR_DEPTH && tt_moves[0].is_none() && excluded.is_none() {
             depth - 1
         } else {
             depth
@@ -286,7 +270,7 @@ impl<'a, M: Mode> Search<'a, M> {
         let mut quiets_tried: arrayvec::ArrayVec<(Move, PieceTo), 64> = arrayvec::ArrayVec::new();
         let after_evasion = ply >= 1 && self.stack[ply - 1].static_eval.is_none();
         let lmp = LateMovePruning::new(depth, improving, after_evasion);
-        let singular = if excluded.is_none() && !repeated && ply > 0 {
+        let singular = if excluded.is_none() && !repeated && !root {
             singular_candidate(&hit, depth)
         } else {
             None
@@ -296,6 +280,16 @@ impl<'a, M: Mode> Search<'a, M> {
             if Some(mv) == excluded {
                 continue;
             }
+            // The root searches only the moves of its current line onward.
+            let root_move = if root {
+                let Some(i) = self.root_index(mv) else {
+                    continue;
+                };
+                self.report_currmove(mv, searched);
+                Some(i)
+            } else {
+                None
+            };
             // The table's move, when it looks singular, is tested before
             // it is made: extended if it is, and the node cut at once if
             // even without it the search beats beta.
@@ -332,6 +326,15 @@ impl<'a, M: Mode> Search<'a, M> {
                 && best > -MATE_BOUND
                 && class != MoveClass::TableMove
                 && self.see_loses(mv, capture, depth);
+            // A favoured root move is searched with the window shifted down
+            // by its head start, so that its score compares as score +
+            // head start.
+            let head_start = root_move.map_or(0, |_| self.head_start(mv));
+            let (a, b) = (
+                (alpha - head_start).max(-INFINITE),
+                (beta - head_start).max(-INFINITE + 1),
+            );
+            let nodes_before = self.nodes;
             self.stack[ply].moved = pt;
             self.make(mv);
             let gives_check = self.pos.in_check();
@@ -351,7 +354,7 @@ impl<'a, M: Mode> Search<'a, M> {
             };
             let new_depth = depth - 1 + extension;
             let score = if searched == 0 {
-                -self.search(-beta, -alpha, new_depth, ply + 1, kind.first_child())
+                -self.search(-b, -a, new_depth, ply + 1, kind.first_child())
             } else {
                 let late = searched >= if pv_node { 4 } else { 2 };
                 let r =
@@ -362,11 +365,22 @@ impl<'a, M: Mode> Search<'a, M> {
                     } else {
                         0
                     };
-                self.search_late_move(alpha, beta, new_depth, r, ply, pv_node)
+                self.search_late_move(a, b, new_depth, r, ply, pv_node)
+            };
+            let score = if is_decisive(score) {
+                score
+            } else {
+                score + head_start
             };
             self.unmake();
+            if let Some(i) = root_move {
+                self.root_moves[i].nodes += self.nodes - nodes_before;
+            }
             if self.stopped {
                 return 0;
+            }
+            if let Some(i) = root_move {
+                self.record_root_move(i, score, searched == 0 || score > alpha);
             }
             searched += 1;
             if score > best {
@@ -399,35 +413,14 @@ impl<'a, M: Mode> Search<'a, M> {
             // none was legal: mated or stalemated, both lost in xiangqi.
             return -MATE + ply as i32;
         }
-        let bound = Bound::of_result(best, alpha_orig, beta);
-        if !repeated && excluded.is_none() {
+        // The root stores only its first line's result, and none with a
+        // head start, which makes the scores not the position's own.
+        let root_own = !root || (self.pv_idx == 0 && self.limits.favoured.is_none());
+        if !repeated && excluded.is_none() && root_own {
+            let bound = Bound::of_result(best, alpha_orig, beta);
             self.store(key, ply, best_move, best, depth, bound);
         }
         best
-    }
-
-    /// The singular-extension test of table move `mv` (stored as a lower
-    /// bound `tt_score`): the node is searched again at half depth without
-    /// it, against a bar `2 × depth` below its score. Every other move
-    /// failing that bar makes `mv` singular (extended one ply); the search
-    /// without it beating beta cuts the node (multi-cut); a table score at
-    /// or above beta that is not singular reduces `mv` a ply.
-    fn singular(&mut self, mv: Move, tt_score: i32, beta: i32, depth: i32, ply: usize) -> Singular {
-        let bar = tt_score - 2 * depth;
-        self.stack[ply].excluded = Some(mv);
-        let s = self.search(bar - 1, bar, (depth - 1) / 2, ply, NodeKind::NonPv);
-        self.stack[ply].excluded = None;
-        if self.stopped {
-            Singular::Stopped
-        } else if s < bar {
-            Singular::Extend(1)
-        } else if bar >= beta {
-            Singular::MultiCut(bar)
-        } else if tt_score >= beta {
-            Singular::Extend(-1)
-        } else {
-            Singular::Extend(0)
-        }
     }
 
     /// Everything a node does before its moves: quiescence at depth 0, the
@@ -453,7 +446,8 @@ impl<'a, M: Mode> Search<'a, M> {
             return Break(0);
         }
         self.seldepth = self.seldepth.max(ply);
-        let repeated = self.judge(ply)?;
+        // The root must give a move, whatever the game's history says of it.
+        let repeated = if ply == 0 { false } else { self.judge(ply)? };
         if ply >= MAX_PLY - 1 {
             return Break(self.evaluate());
         }
@@ -472,9 +466,7 @@ impl<'a, M: Mode> Search<'a, M> {
             && !excluding
             && let Some(e) = hit.cutting(depth, alpha, beta)
         {
-            if M::TRIAL {
-                self.stats.cutoffs += 1;
-            }
+            self.count_cutoff();
             return Break(e.score);
         }
         let in_check = self.pos.in_check();
@@ -549,87 +541,6 @@ impl<'a, M: Mode> Search<'a, M> {
             }
         }
     }
-
-    /// The static evaluation, through the thread's evaluation cache.
-    #[inline]
-    fn evaluate(&mut self) -> i32 {
-        let key = self.pos.key();
-        if let Some(e) = self.eval_cache.get(key) {
-            return e;
-        }
-        let e = match self.net {
-            // Clamped far from the mate band, which the search reserves
-            // for proven results.
-            Some(net) => self
-                .acc
-                .evaluate(net, &self.pos)
-                .clamp(-NET_SCORE_LIMIT, NET_SCORE_LIMIT),
-            None => crate::eval::evaluate(&self.pos),
-        };
-        self.eval_cache.put(key, e);
-        e
-    }
-
-    /// The table's entries for `key`, by the trial's policy in a trial
-    /// (counted), by the two-tier rule in play.
-    #[inline]
-    fn probe(&mut self, key: u64, ply: usize) -> TtHit {
-        if !M::TRIAL {
-            return self.tt.probe_two_tier(key, ply);
-        }
-        let hit = self.tt.probe(key, ply);
-        if self.tt.policy() != crate::TtPolicy::Off {
-            self.stats.probes += 1;
-            if hit.any() {
-                self.stats.hits += 1;
-            }
-        }
-        hit
-    }
-
-    /// Stores a node's result, by the trial's policy in a trial, by the
-    /// two-tier rule in play.
-    #[inline]
-    fn store(&self, key: u64, ply: usize, mv: Option<Move>, score: i32, depth: i32, b: Bound) {
-        if M::TRIAL {
-            self.tt.store(key, ply, mv, score, depth, b);
-        } else {
-            self.tt.store_two_tier(key, ply, mv, score, depth, b);
-        }
-    }
-
-    /// The continuation key of `mv` in the current position.
-    fn piece_to(&self, mv: Move) -> Option<PieceTo> {
-        self.pos
-            .piece_at(mv.from())
-            .map(|p| PieceTo::new(p.index(), mv.to()))
-    }
-}
-
-/// What [`Search::singular`] found.
-enum Singular {
-    /// The search stopped meanwhile.
-    Stopped,
-    /// The node's score without searching its moves.
-    MultiCut(i32),
-    /// Plies to add to (or, negative, take from) the move's depth.
-    Extend(i32),
-}
-
-/// Least depth at which the table move is tested for singularity.
-const SINGULAR_DEPTH: i32 = 7;
-
-/// The table move and its score, when it is worth a singularity test: a
-/// lower bound (or exact score) not decided by mate, searched nearly as
-/// deep as this node.
-fn singular_candidate(hit: &TtHit, depth: i32) -> Option<(Move, i32)> {
-    if depth < SINGULAR_DEPTH {
-        return None;
-    }
-    let e = hit.entries.iter().flatten().find(|e| e.mv.is_some())?;
-    let deep = i32::from(e.depth) >= depth - 3;
-    let lower = matches!(e.bound, Bound::Lower | Bound::Exact);
-    (deep && lower && !is_decisive(e.score)).then_some((e.mv?, e.score))
 }
 
 /// What a node knows once it is open and not yet decided (see
@@ -680,49 +591,5 @@ impl NodeKind {
         } else {
             NodeKind::NonPv
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::tt::TtEntry;
-
-    fn entry(mv: Option<Move>, score: i32, depth: u8, bound: Bound) -> Option<TtEntry> {
-        Some(TtEntry {
-            mv,
-            score,
-            depth,
-            bound,
-            generation: 0,
-        })
-    }
-
-    #[test]
-    fn singular_candidates_are_deep_lower_bounds_with_a_move() {
-        let mv = Position::startpos().parse_move("h2e2").ok();
-        let hit = |e: Option<TtEntry>| TtHit { entries: [e, None] };
-        let lower = entry(mv, 35, 8, Bound::Lower);
-        // Deep enough (entry depth ≥ node depth − 3), from SINGULAR_DEPTH on.
-        assert_eq!(singular_candidate(&hit(lower), 11), Some((mv.unwrap(), 35)));
-        assert_eq!(singular_candidate(&hit(lower), 7), Some((mv.unwrap(), 35)));
-        assert_eq!(singular_candidate(&hit(lower), 6), None);
-        assert_eq!(singular_candidate(&hit(lower), 12), None);
-        // An exact score qualifies; an upper bound says nothing of the move.
-        assert!(singular_candidate(&hit(entry(mv, 35, 8, Bound::Exact)), 9).is_some());
-        assert_eq!(
-            singular_candidate(&hit(entry(mv, 35, 8, Bound::Upper)), 9),
-            None
-        );
-        // A mate score is not tested: the bar below it means nothing.
-        assert_eq!(
-            singular_candidate(&hit(entry(mv, MATE - 10, 8, Bound::Lower)), 9),
-            None
-        );
-        // The first entry with a move is the one tested.
-        let both = TtHit {
-            entries: [entry(None, 50, 10, Bound::Lower), lower],
-        };
-        assert_eq!(singular_candidate(&both, 9), Some((mv.unwrap(), 35)));
     }
 }

@@ -106,6 +106,7 @@ pub fn limits(
             _ => None,
         },
         nodes: go.nodes,
+        soft_nodes: None,
         movetime: go.movetime.map(Duration::from_millis),
         clock,
         mate: go.mate,

@@ -33,9 +33,7 @@ impl<M: Mode> Search<'_, M> {
         let key = self.pos.key();
         let hit = self.probe(key, ply);
         if !repeated && let Some(e) = hit.cutting(0, alpha, beta) {
-            if M::TRIAL {
-                self.stats.cutoffs += 1;
-            }
+            self.count_cutoff();
             return e.score;
         }
         let in_check = self.pos.in_check();

@@ -1,18 +1,18 @@
 //! The root of the search: the root moves with their scores and lines,
-//! the iterative-deepening loop with its aspiration windows, the root
-//! pass over the moves (with the favoured move's head start), when to
-//! stop between iterations, and the reports built from the root moves.
-//! The interior nodes are searched by the parent module.
+//! the iterative-deepening loop with its aspiration windows, when to stop
+//! between iterations, the reports built from the root moves, and the
+//! hooks through which the one node function (the parent module's
+//! `search`) does the root's own duties at ply 0: which moves it may
+//! search and in what order they start, the favoured move's head start,
+//! the per-move node counts, the `currmove` reports and the recording of
+//! each root move's score and line.
 
 use std::sync::atomic::Ordering;
-use std::time::Duration;
 
 use arrayvec::ArrayVec;
 use board::Move;
 
 use super::{Mode, NodeKind, Search, rule};
-use crate::history::QuietContext;
-use crate::movepick;
 use crate::score::{Bound, INFINITE, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY, Score, is_decisive};
 use crate::{Event, Report, SearchResult};
 
@@ -28,7 +28,7 @@ pub(super) struct RootMove {
     pub(super) pv: ArrayVec<Move, MAX_PLY>,
     /// Nodes this thread spent on the move in the current iteration
     /// (aspiration re-searches included), for the time signals.
-    nodes: u64,
+    pub(super) nodes: u64,
 }
 
 /// Sorts root moves best first, stably (equal scores keep their order),
@@ -80,10 +80,10 @@ impl<M: Mode> Search<'_, M> {
         Some((raw, self.report(depth, 0)))
     }
 
-    /// Runs the iterative deepening loop and returns the result; `on_event`
-    /// receives the reports.
-    pub(crate) fn iterate(&mut self, on_event: &mut dyn FnMut(Event)) -> SearchResult {
-        let result = self.iterate_inner(on_event);
+    /// Runs the iterative deepening loop and returns the result; the
+    /// search's event callback receives the reports.
+    pub(crate) fn iterate(&mut self) -> SearchResult {
+        let result = self.iterate_inner();
         // An infinite search, or a ponder search not yet hit, ends only at
         // `stop` (or `ponderhit`), even when it ran out of things to search.
         // Helpers just end: the main thread stops them when it ends. The
@@ -99,18 +99,13 @@ impl<M: Mode> Search<'_, M> {
         result
     }
 
-    fn iterate_inner(&mut self, on_event: &mut dyn FnMut(Event)) -> SearchResult {
+    fn iterate_inner(&mut self) -> SearchResult {
         if let Some(net) = self.net {
             self.acc.reset(net, &self.pos);
         }
         let mut result = SearchResult {
-            best: None,
-            ponder: None,
             score: Score::Cp(self.evaluate()),
-            rule: None,
-            depth: 0,
-            nodes: 0,
-            time: Duration::ZERO,
+            ..SearchResult::empty()
         };
         let legal = self.pos.legal_moves();
         let allowed: Vec<Move> = legal
@@ -155,7 +150,8 @@ impl<M: Mode> Search<'_, M> {
             }
             for pv_idx in 0..multipv {
                 self.seldepth = 0;
-                self.aspiration(depth, pv_idx, on_event);
+                self.pv_idx = pv_idx;
+                self.aspiration(depth);
                 if self.stopped {
                     break;
                 }
@@ -175,7 +171,8 @@ impl<M: Mode> Search<'_, M> {
             self.signals
                 .record(best.mv, best.score, best.nodes, all_nodes);
             for pv_idx in 0..multipv {
-                on_event(Event::Iteration(self.report(depth, pv_idx)));
+                let report = self.report(depth, pv_idx);
+                (self.on_event)(Event::Iteration(report));
             }
             if self.iteration_ends_search(depth) {
                 break;
@@ -221,7 +218,7 @@ impl<M: Mode> Search<'_, M> {
         {
             return true;
         }
-        if self.limits.nodes.is_some_and(|n| self.total_nodes() >= n) {
+        if self.node_budget_spent() || self.soft_node_budget_spent() {
             return true;
         }
         if self.limits.infinite || self.control.pondering.load(Ordering::Relaxed) {
@@ -237,10 +234,11 @@ impl<M: Mode> Search<'_, M> {
             .is_some_and(|soft| self.clock_elapsed() >= soft)
     }
 
-    /// Searches root line `pv_idx` at `depth` with an aspiration window
-    /// around the last score, widening on failure.
-    fn aspiration(&mut self, depth: u32, pv_idx: usize, on_event: &mut dyn FnMut(Event)) {
-        let prev = self.root_moves[pv_idx].prev_score;
+    /// Searches the current root line at `depth` with an aspiration
+    /// window around its last score, widening on failure. After each
+    /// search the line's root moves are sorted best first.
+    fn aspiration(&mut self, depth: u32) {
+        let prev = self.root_moves[self.pv_idx].prev_score;
         let mut delta = ASPIRATION_WINDOW;
         let (mut alpha, mut beta) = if depth >= ASPIRATION_DEPTH && !is_decisive(prev) {
             ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
@@ -248,7 +246,11 @@ impl<M: Mode> Search<'_, M> {
             (-INFINITE, INFINITE)
         };
         loop {
-            let score = self.root_search(depth as i32, alpha, beta, pv_idx, on_event);
+            for rm in &mut self.root_moves[self.pv_idx..] {
+                rm.score = -INFINITE;
+            }
+            let score = self.search(alpha, beta, depth as i32, 0, NodeKind::Pv);
+            sort_by_score(&mut self.root_moves[self.pv_idx..]);
             if self.stopped {
                 return;
             }
@@ -268,109 +270,66 @@ impl<M: Mode> Search<'_, M> {
         }
     }
 
-    /// Initial root order: captures by MVV/LVA, then the rest by history.
+    /// The root moves in their first order: generation order, with the
+    /// table's move first. Later iterations start each line with its last
+    /// best move ([`Search::root_table_moves`]), and the picker orders the
+    /// rest as at any node.
     fn order_root(&mut self, moves: &[Move]) {
-        let hit = self.tt.probe(self.pos.key(), 0);
+        let first = self.tt.probe(self.pos.key(), 0).moves()[0];
         self.root_moves.clear();
-        self.root_moves.extend(
-            movepick::sorted(&self.pos, self.h, moves, hit.moves())
-                .into_iter()
-                .map(RootMove::new),
-        );
+        self.root_moves
+            .extend(moves.iter().map(|&m| RootMove::new(m)));
+        if let Some(i) = self.root_moves.iter().position(|rm| Some(rm.mv) == first) {
+            self.root_moves[..=i].rotate_right(1);
+        }
     }
 
-    /// One pass over the root moves from `pv_idx` on with window
-    /// `[alpha, beta]`; afterwards they are sorted best first.
-    fn root_search(
-        &mut self,
-        depth: i32,
-        mut alpha: i32,
-        beta: i32,
-        pv_idx: usize,
-        on_event: &mut dyn FnMut(Event),
-    ) -> i32 {
-        self.nodes += 1;
-        self.stack.clear_pv(0);
-        for rm in &mut self.root_moves[pv_idx..] {
+    /// The moves the root's picker tries first: the current line's best
+    /// move of the last iteration (the first in the root order), then
+    /// the table's.
+    pub(super) fn root_table_moves(&self, table: [Option<Move>; 2]) -> [Option<Move>; 2] {
+        [Some(self.root_moves[self.pv_idx].mv), table[0]]
+    }
+
+    /// Where `mv` stands among the root moves the current line may
+    /// search (those from `pv_idx` on), if it may.
+    #[inline]
+    pub(super) fn root_index(&self, mv: Move) -> Option<usize> {
+        self.root_moves[self.pv_idx..]
+            .iter()
+            .position(|rm| rm.mv == mv)
+            .map(|i| i + self.pv_idx)
+    }
+
+    /// Tells the caller which root move is searched now, as the
+    /// `searched`-th of the line.
+    pub(super) fn report_currmove(&mut self, mv: Move, searched: usize) {
+        let event = Event::CurrMove {
+            mv,
+            number: self.pv_idx + searched + 1,
+            depth: self.root_depth as u32,
+        };
+        (self.on_event)(event);
+    }
+
+    /// Records root move `i`'s result of this pass: a score that is the
+    /// line's first or beats alpha is kept with its line; any other only
+    /// bounds the move from above and leaves it unsearched (`-INFINITE`),
+    /// so that it sorts after those with a score.
+    pub(super) fn record_root_move(&mut self, i: usize, score: i32, kept: bool) {
+        let rm = &mut self.root_moves[i];
+        if kept {
+            rm.score = score;
+            rm.pv.clear();
+            rm.pv.push(rm.mv);
+            rm.pv.extend(self.stack.pv(1).take(MAX_PLY - 1));
+        } else {
             rm.score = -INFINITE;
         }
-        let mut best = -INFINITE;
-        let mut best_move = None;
-        let alpha_orig = alpha;
-        let in_check = self.pos.in_check();
-        for i in pv_idx..self.root_moves.len() {
-            let mv = self.root_moves[i].mv;
-            on_event(Event::CurrMove {
-                mv,
-                number: i + 1,
-                depth: depth as u32,
-            });
-            let quiet = !self.pos.is_capture(mv);
-            // A favoured move is searched with the window shifted down by
-            // its head start, so its score is compared as score + head start.
-            let head_start = self.head_start(mv);
-            let (a, b) = (
-                (alpha - head_start).max(-INFINITE),
-                (beta - head_start).max(-INFINITE + 1),
-            );
-            self.stack[0].moved = self.piece_to(mv);
-            let nodes_before = self.nodes;
-            self.make(mv);
-            let gives_check = self.pos.in_check();
-            let new_depth = depth - 1 + i32::from(gives_check);
-            let score = if i == pv_idx {
-                -self.search(-b, -a, new_depth, 1, NodeKind::Pv)
-            } else {
-                let r = if depth >= 3 && quiet && !gives_check && !in_check && i >= pv_idx + 4 {
-                    (self.reduction(depth, i - pv_idx) - 1).max(0)
-                } else {
-                    0
-                };
-                self.search_late_move(a, b, new_depth, r, 0, true)
-            };
-            let score = if !is_decisive(score) {
-                score + head_start
-            } else {
-                score
-            };
-            self.unmake();
-            self.root_moves[i].nodes += self.nodes - nodes_before;
-            if self.stopped {
-                break;
-            }
-            if score > best {
-                best = score;
-            }
-            let rm = &mut self.root_moves[i];
-            if i == pv_idx || score > alpha {
-                rm.score = score;
-                rm.pv.clear();
-                rm.pv.push(mv);
-                rm.pv.extend(self.stack.pv(1).take(MAX_PLY - 1));
-                if score > alpha {
-                    best_move = Some(mv);
-                    if quiet && let Some(pt) = self.piece_to(mv) {
-                        self.h
-                            .update_quiet((mv, pt), &[], QuietContext::default(), depth, false);
-                    }
-                    if score >= beta {
-                        break;
-                    }
-                    alpha = score;
-                }
-            }
-        }
-        sort_by_score(&mut self.root_moves[pv_idx..]);
-        // With a head start the root scores are not the position's own.
-        if !self.stopped && pv_idx == 0 && self.limits.favoured.is_none() {
-            let bound = Bound::of_result(best, alpha_orig, beta);
-            self.store(self.pos.key(), 0, best_move, best, depth, bound);
-        }
-        best
     }
 
     /// The head start of root move `mv` (see [`crate::Favoured`]).
-    fn head_start(&self, mv: Move) -> i32 {
+    pub(super) fn head_start(&self, mv: Move) -> i32 {
         match self.limits.favoured {
             Some(f) if f.mv == mv => f.margin.clamp(0, 1000),
             _ => 0,

@@ -52,6 +52,9 @@ impl<M: Mode> Search<'_, M> {
     /// Nodes searched by every thread: this one's exact count plus the
     /// others' last published ones. With one thread, exactly `nodes`.
     pub(super) fn total_nodes(&self) -> u64 {
+        if self.control.nodes.len() <= 1 {
+            return self.nodes;
+        }
         let others: u64 = self
             .control
             .nodes
@@ -63,19 +66,20 @@ impl<M: Mode> Search<'_, M> {
         self.nodes + others
     }
 
-    /// Whether the node limit is reached: checked at every node with one
-    /// thread (so node-limited searches repeat exactly), every
-    /// [`NODE_SHARE_INTERVAL`] nodes against the total with several.
+    /// Whether the threads together have searched the node limit: the
+    /// one test of the limit, between iterations and (see
+    /// [`Search::poll`]) inside them.
     #[inline]
-    fn node_limit_reached(&self) -> bool {
-        let Some(n) = self.limits.nodes else {
-            return false;
-        };
-        if self.control.nodes.len() <= 1 {
-            self.nodes >= n
-        } else {
-            self.nodes.is_multiple_of(NODE_SHARE_INTERVAL) && self.total_nodes() >= n
-        }
+    pub(super) fn node_budget_spent(&self) -> bool {
+        self.limits.nodes.is_some_and(|n| self.total_nodes() >= n)
+    }
+
+    /// Whether the threads have searched the soft node budget: tested
+    /// between iterations only.
+    pub(super) fn soft_node_budget_spent(&self) -> bool {
+        self.limits
+            .soft_nodes
+            .is_some_and(|n| self.total_nodes() >= n)
     }
 
     pub(super) fn elapsed(&self) -> Duration {
@@ -100,7 +104,11 @@ impl<M: Mode> Search<'_, M> {
         if !self.may_stop {
             return false;
         }
-        if self.control.stop.load(Ordering::Relaxed) || self.node_limit_reached() {
+        // The node limit at every node with one thread (so node-limited
+        // searches repeat exactly), every few nodes with several.
+        let count_now =
+            self.control.nodes.len() <= 1 || self.nodes.is_multiple_of(NODE_SHARE_INTERVAL);
+        if self.control.stop.load(Ordering::Relaxed) || (count_now && self.node_budget_spent()) {
             self.stopped = true;
         } else if self.is_main()
             && self.nodes.is_multiple_of(CLOCK_CHECK_NODES)

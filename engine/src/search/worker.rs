@@ -147,8 +147,8 @@ impl Worker {
     }
 
     fn run<M: Mode>(&mut self, task: &Task, on_event: &mut dyn FnMut(Event)) -> ThreadResult {
-        let mut search = Search::<M>::new(self, task);
-        let result = search.iterate(on_event);
+        let mut search = Search::<M>::new(self, task, on_event);
+        let result = search.iterate();
         search.publish_nodes();
         let (raw_score, report) = search
             .best_line(result.depth)

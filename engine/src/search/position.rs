@@ -1,0 +1,79 @@
+//! The searched position as the search changes it: every move made and
+//! taken back here keeps the network's accumulators in step, the static
+//! evaluation comes through the thread's cache, and a move's key for the
+//! continuation histories is read off the position.
+
+use board::Move;
+
+use super::{Mode, Search};
+use crate::history::PieceTo;
+
+/// The network's scores are clamped to this, far from the decisive band.
+const NET_SCORE_LIMIT: i32 = 10_000;
+
+impl<M: Mode> Search<'_, M> {
+    /// Makes `mv` in the searched position, keeping the accumulators in
+    /// step. Every move the search makes goes through here and
+    /// [`Search::unmake`].
+    #[inline]
+    pub(super) fn make(&mut self, mv: Move) {
+        if self.net.is_some() {
+            self.acc.push(&self.pos, mv);
+        }
+        self.pos.make_move(mv);
+    }
+
+    /// Takes back the last [`Search::make`].
+    #[inline]
+    pub(super) fn unmake(&mut self) {
+        if self.net.is_some() {
+            self.acc.pop();
+        }
+        self.pos.unmake_move();
+    }
+
+    /// Passes the move (null-move pruning).
+    #[inline]
+    pub(super) fn make_null(&mut self) {
+        if self.net.is_some() {
+            self.acc.push_null();
+        }
+        self.pos.make_null_move();
+    }
+
+    /// Takes back [`Search::make_null`].
+    #[inline]
+    pub(super) fn unmake_null(&mut self) {
+        if self.net.is_some() {
+            self.acc.pop();
+        }
+        self.pos.unmake_null_move();
+    }
+
+    /// The static evaluation, through the thread's evaluation cache.
+    #[inline]
+    pub(super) fn evaluate(&mut self) -> i32 {
+        let key = self.pos.key();
+        if let Some(e) = self.eval_cache.get(key) {
+            return e;
+        }
+        let e = match self.net {
+            // Clamped far from the mate band, which the search reserves
+            // for proven results.
+            Some(net) => self
+                .acc
+                .evaluate(net, &self.pos)
+                .clamp(-NET_SCORE_LIMIT, NET_SCORE_LIMIT),
+            None => crate::eval::evaluate(&self.pos),
+        };
+        self.eval_cache.put(key, e);
+        e
+    }
+
+    /// The continuation key of `mv` in the current position.
+    pub(super) fn piece_to(&self, mv: Move) -> Option<PieceTo> {
+        self.pos
+            .piece_at(mv.from())
+            .map(|p| PieceTo::new(p.index(), mv.to()))
+    }
+}
