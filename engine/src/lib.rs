@@ -19,7 +19,8 @@
 //!
 //! # Modules
 //!
-//! Public: [`bench`](mod@bench) (the deterministic signature) and [`nnue`] (the
+//! Public: [`bench`](mod@bench) (the deterministic signature),
+//! [`datagen`] (self-play and scored games for training) and [`nnue`] (the
 //! network, its data format and features, which the trainer shares).
 //! Private, with what other crates need re-exported by name below:
 //! `score` (the raw score scale, [`Score`], [`Bound`]), `search` (the
@@ -30,6 +31,7 @@
 
 pub mod bench;
 mod control;
+pub mod datagen;
 mod eval;
 mod history;
 mod movepick;

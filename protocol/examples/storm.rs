@@ -39,7 +39,7 @@ fn arg<T: std::str::FromStr>(args: &[String], name: &str, default: T) -> T {
 /// thread failed. Returns the `bestmove` lines checked, or the failing
 /// input's file name.
 fn storm(seed: u64, lines: u64, done: &AtomicU64, failed: &AtomicBool) -> Result<u64, String> {
-    let mut rng = Rng(seed | 1);
+    let mut rng = Rng::new(seed);
     let mut checked = 0u64;
     let mut sent = 0u64;
     let mut input_no = 0u64;

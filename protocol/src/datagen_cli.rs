@@ -1,97 +1,133 @@
-//! `chariot datagen`: training positions for the NNUE, labelled with a
-//! search score and the game's result, written in the record format of
-//! `engine::nnue::data` (specified in `docs/nnue.md`).
+//! `chariot datagen`: training games for the NNUE, in the games format of
+//! `engine::nnue::games` (`docs/nnue.md` §3), written plain or, for a path
+//! ending in `.xz`, xz-compressed.
 //!
-//! Self-play: each game starts from one of the arena's balanced openings
-//! (`arena/data/openings.epd`), adds a few random legal plies so that no two
-//! games are alike, then plays every move with a search of a fixed node
-//! budget until our rules end the game (`Position::outcome`: mate,
-//! stalemate, repetition verdicts, move limit, insufficient material) or a
-//! ply cap adjudicates a draw. Every position kept gets that game's result.
+//! The games themselves are the engine's (`engine::datagen`): self-play
+//! from the balanced openings with a few random plies, or recorded games
+//! (`--pgn`) scored by search. This module holds the arguments, runs the
+//! games on threads, writes them in game order, and reports: the progress
+//! line, and a summary with the positions the default filters would keep
+//! and the reasons for the rest.
 //!
-//! A position is not kept when it teaches the network little or something
-//! false: the side to move is in check; the score is a mate or a rule
-//! verdict; the best move is a capture; or a capture-only quiescence search
-//! over the static evaluation changes the score (the position is not quiet,
-//! so its label reflects tactics the network cannot see). That quiescence
-//! search lives here, a plain alpha-beta over captures with a node cap,
-//! because the engine's own is private to its search. Positions are
-//! deduplicated by Zobrist key across the whole run.
-//!
-//! Master games (`--pgn FILE`, PGN as the book builder reads it, `.xz`
-//! accepted): every position of each game with a known result is searched
-//! at the same node budget, filtered the same way, and labelled with the
-//! game's recorded result; the game's own moves are played, not the
-//! search's.
-//!
-//! Game `i` draws its opening and random plies from `seed + i` and starts
-//! with a cleared table, so a game is the same whichever thread plays it;
-//! with one thread the whole file is reproducible.
+//! Game `i` of a run is played from seed `seed + i` with a new game in its
+//! thread's engine, and the games are written in index order whatever
+//! thread played them, so a run is a function of its arguments: run again
+//! with the same seed, it writes the same file, with any thread count.
+//! With `--positions N` the run ends after the first game (in index
+//! order) that brings the kept positions to `N`.
 
-use std::collections::HashSet;
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use board::{Color, Move, Outcome, Position};
-use book::pgn::{GameResult, PgnGame};
-use engine::nnue::Network;
-use engine::nnue::data::{Record, RecordWriter};
-use engine::{Engine, Limits, Score};
+use board::Position;
+use book::pgn::PgnGame;
+use engine::Engine;
+use engine::datagen::{Ending, PlayConfig, PlayedGame, play_game, score_game};
+use engine::nnue::EvalSource;
+use engine::nnue::games::{Dropped, Filters, GameResult, GameWriter, Selector};
 
 /// Arguments of `chariot datagen`.
 #[derive(clap::Args)]
 pub struct DatagenArgs {
-    /// Output data file.
+    /// Output games file (`.xz`: compressed).
     #[arg(long, value_name = "FILE")]
-    out: PathBuf,
-    /// Stop after writing this many positions.
+    pub(crate) out: PathBuf,
+    /// Stop after the game that brings the positions the default filters
+    /// keep to this many.
     #[arg(long, value_name = "N")]
-    positions: Option<u64>,
-    /// Stop after this many games (default 100 when --positions is absent).
+    pub(crate) positions: Option<u64>,
+    /// Stop after this many games (default 100 when --positions is absent;
+    /// with --pgn, every game of the file).
     #[arg(long, value_name = "N")]
-    games: Option<u64>,
-    /// Search node budget per move.
-    #[arg(long, value_name = "N", default_value_t = 5000)]
-    nodes: u64,
+    pub(crate) games: Option<u64>,
+    /// Soft node limit per move: the search ends after the first iteration
+    /// that reaches it.
+    #[arg(long, value_name = "N", default_value_t = PlayConfig::default().soft_nodes)]
+    pub(crate) soft_nodes: u64,
+    /// Hard node limit per move (at least the soft one).
+    #[arg(long, value_name = "N", default_value_t = PlayConfig::default().hard_nodes)]
+    pub(crate) hard_nodes: u64,
+    /// A fixed node budget per move: sets both limits.
+    #[arg(long, value_name = "N")]
+    pub(crate) nodes: Option<u64>,
     /// Games played at once, one per thread.
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u64).range(1..=256))]
-    threads: u64,
+    pub(crate) threads: u64,
     /// Opening suite (FEN or EPD lines).
     #[arg(long, value_name = "FILE", default_value = "arena/data/openings.epd")]
-    openings: PathBuf,
+    pub(crate) openings: PathBuf,
     /// At most this many random legal plies after the opening.
-    #[arg(long, value_name = "N", default_value_t = 4)]
-    random_plies: u32,
-    /// A game still going after this many plies is adjudicated a draw.
-    #[arg(long, value_name = "N", default_value_t = 400)]
-    max_plies: u32,
+    #[arg(long, value_name = "N", default_value_t = PlayConfig::default().random_plies)]
+    pub(crate) random_plies: u32,
+    /// A game still going after this many plies is a draw.
+    #[arg(long, value_name = "N", default_value_t = PlayConfig::default().max_plies)]
+    pub(crate) max_plies: u32,
+    /// Win adjudication: both sides' scores beyond this many centipawns…
+    #[arg(long, value_name = "CP", default_value_t = PlayConfig::default().win_score)]
+    pub(crate) win_score: i32,
+    /// …for this many plies in a row (0: off).
+    #[arg(long, value_name = "N", default_value_t = PlayConfig::default().win_plies)]
+    pub(crate) win_plies: u32,
+    /// Draw adjudication: scores within this many centipawns of zero…
+    #[arg(long, value_name = "CP", default_value_t = PlayConfig::default().draw_score)]
+    pub(crate) draw_score: i32,
+    /// …for this many plies in a row (0: off)…
+    #[arg(long, value_name = "N", default_value_t = PlayConfig::default().draw_plies)]
+    pub(crate) draw_plies: u32,
+    /// …after this many plies of the game.
+    #[arg(long, value_name = "N", default_value_t = PlayConfig::default().draw_after)]
+    pub(crate) draw_after: u32,
     /// Hash table per thread, in MB.
     #[arg(long, value_name = "MB", default_value_t = 4)]
-    hash: usize,
-    /// Score the positions of these recorded games instead of self-play.
+    pub(crate) hash: usize,
+    /// Score the positions of these recorded games (PGN, `.xz` accepted)
+    /// instead of self-play.
     #[arg(long, value_name = "FILE")]
-    pgn: Option<PathBuf>,
-    /// Seed of the openings and random plies.
+    pub(crate) pgn: Option<PathBuf>,
+    /// Seed of the openings and random plies: game `i` uses `seed + i`.
     #[arg(long, value_name = "N", default_value_t = 1)]
-    seed: u64,
+    pub(crate) seed: u64,
     /// The evaluation of the searches: builtin (the embedded network, or
     /// the hand-written evaluation in a build without one), hand, or a
     /// network file.
     #[arg(long, value_name = "builtin|hand|FILE", default_value = "builtin")]
-    eval: String,
+    pub(crate) eval: String,
+}
+
+impl DatagenArgs {
+    fn play_config(&self) -> PlayConfig {
+        let (soft, hard) = match self.nodes {
+            Some(n) => (n, n),
+            None => (self.soft_nodes, self.hard_nodes.max(self.soft_nodes)),
+        };
+        PlayConfig {
+            soft_nodes: soft.max(1),
+            hard_nodes: hard.max(1),
+            random_plies: self.random_plies,
+            max_plies: self.max_plies,
+            win_score: self.win_score,
+            win_plies: self.win_plies,
+            draw_score: self.draw_score,
+            draw_plies: self.draw_plies,
+            draw_after: self.draw_after,
+        }
+    }
 }
 
 /// Runs the subcommand: plays, writes, reports.
 pub fn run(args: &DatagenArgs) -> ExitCode {
     match generate(args) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(summary) => {
+            summary.print(&args.out);
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("chariot datagen: {e:#}");
             ExitCode::FAILURE
@@ -99,64 +135,7 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
     }
 }
 
-/// Why positions were dropped, and what was kept.
-#[derive(Clone, Copy, Debug, Default)]
-struct Counts {
-    seen: u64,
-    in_check: u64,
-    decided: u64,
-    capture_best: u64,
-    not_quiet: u64,
-    duplicate: u64,
-    written: u64,
-    red_wins: u64,
-    black_wins: u64,
-    draws: u64,
-    adjudicated: u64,
-    unusable_games: u64,
-}
-
-impl Counts {
-    fn add(&mut self, o: &Counts) {
-        self.seen += o.seen;
-        self.in_check += o.in_check;
-        self.decided += o.decided;
-        self.capture_best += o.capture_best;
-        self.not_quiet += o.not_quiet;
-        self.duplicate += o.duplicate;
-        self.written += o.written;
-        self.red_wins += o.red_wins;
-        self.black_wins += o.black_wins;
-        self.draws += o.draws;
-        self.adjudicated += o.adjudicated;
-        self.unusable_games += o.unusable_games;
-    }
-}
-
-/// One finished game: its kept positions (key and record) and its counts.
-struct Game {
-    records: Vec<(u64, Record)>,
-    counts: Counts,
-}
-
-/// A small deterministic generator (splitmix64) for openings and random
-/// plies; search itself is deterministic at a node budget.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        usize::try_from(self.next() % (n.max(1) as u64)).unwrap_or(0)
-    }
-}
-
-/// Reads the opening positions: the FEN part of each line (the first four
+/// Reads the opening positions: the FEN part of each line (the first two
 /// fields; EPD operations ignored), skipping blanks and `#` comments.
 fn load_openings(path: &Path) -> Result<Vec<Position>> {
     let text = std::fs::read_to_string(path)
@@ -186,195 +165,293 @@ enum Source {
     Recorded(Vec<PgnGame>),
 }
 
-/// Where the games come from, and how many of them to play or score.
-fn open_source(args: &DatagenArgs) -> Result<(Source, u64)> {
-    let source = match &args.pgn {
-        None => Source::SelfPlay(load_openings(&args.openings)?),
-        Some(path) => {
-            let games = book::pgn::parse_games(&book::pgn::read_text(path)?);
-            if games.is_empty() {
-                bail!("no games in {}", path.display());
+impl Source {
+    fn open(args: &DatagenArgs) -> Result<Source> {
+        Ok(match &args.pgn {
+            None => Source::SelfPlay(load_openings(&args.openings)?),
+            Some(path) => {
+                let games = book::pgn::parse_games(&book::pgn::read_text(path)?);
+                if games.is_empty() {
+                    bail!("no games in {}", path.display());
+                }
+                Source::Recorded(games)
             }
-            Source::Recorded(games)
-        }
-    };
-    let target_games = match (&source, args.games, args.positions) {
-        (_, Some(g), _) => g,
-        (Source::Recorded(games), None, _) => games.len() as u64,
-        (Source::SelfPlay(_), None, Some(_)) => u64::MAX,
-        (Source::SelfPlay(_), None, None) => 100,
-    };
-    let target_games = match &source {
-        Source::Recorded(games) => target_games.min(games.len() as u64),
-        Source::SelfPlay(_) => target_games,
-    };
-    Ok((source, target_games))
-}
+        })
+    }
 
-/// What the generating threads share: the games to take by index, the
-/// flag that ends them, and how to search.
-struct Shared<'a> {
-    source: &'a Source,
-    next_game: &'a AtomicU64,
-    stop: &'a AtomicBool,
-    target_games: u64,
-    network: &'a Option<Arc<Network>>,
-    args: &'a DatagenArgs,
-}
-
-/// One generating thread: takes the next game index, plays (or scores) that
-/// game with its own engine and sends it, until the targets are met or the
-/// collector has gone.
-fn generate_games(shared: &Shared<'_>, tx: &crossbeam_channel::Sender<Game>) {
-    let args = shared.args;
-    let mut engine = Engine::new();
-    engine.set_network(shared.network.clone());
-    // The default table size stays if the request is refused.
-    let _ = engine.set_hash_mb(args.hash);
-    while !shared.stop.load(Ordering::Relaxed) {
-        let i = shared.next_game.fetch_add(1, Ordering::Relaxed);
-        if i >= shared.target_games {
-            break;
+    /// How many games the run plays at most.
+    fn target_games(&self, args: &DatagenArgs) -> u64 {
+        match self {
+            Source::Recorded(games) => args.games.unwrap_or(u64::MAX).min(games.len() as u64),
+            Source::SelfPlay(_) => match (args.games, args.positions) {
+                (Some(g), _) => g,
+                (None, Some(_)) => u64::MAX,
+                (None, None) => 100,
+            },
         }
-        let game = match shared.source {
+    }
+
+    /// Game `i`, played or scored by `engine`; `None` for a recorded game
+    /// without a result or with an unreadable move.
+    fn game(&self, engine: &mut Engine, cfg: &PlayConfig, seed: u64, i: u64) -> Option<PlayedGame> {
+        match self {
             Source::SelfPlay(openings) => {
-                play_game(&mut engine, openings, args, args.seed.wrapping_add(i))
+                Some(play_game(engine, openings, cfg, seed.wrapping_add(i)))
             }
-            Source::Recorded(games) => usize::try_from(i)
-                .ok()
-                .and_then(|i| games.get(i))
-                .map_or_else(Game::unusable, |g| score_game(&mut engine, g, args)),
-        };
-        if tx.send(game).is_err() {
-            break;
+            Source::Recorded(games) => {
+                let game = games.get(usize::try_from(i).ok()?)?;
+                let result = match game.result() {
+                    book::pgn::GameResult::RedWins => GameResult::RedWins,
+                    book::pgn::GameResult::BlackWins => GameResult::BlackWins,
+                    book::pgn::GameResult::Draw => GameResult::Draw,
+                    book::pgn::GameResult::Unknown => return None,
+                };
+                let (start, moves) = game.replay().ok()?;
+                Some(PlayedGame {
+                    record: score_game(engine, &start, &moves, result, cfg),
+                    ending: Ending::Rules,
+                })
+            }
         }
     }
 }
 
-fn generate(args: &DatagenArgs) -> Result<()> {
-    let (source, target_games) = open_source(args)?;
+/// What a run produced.
+#[derive(Debug)]
+struct Summary {
+    games: u64,
+    skipped: u64,
+    plies: u64,
+    scored: u64,
+    selector: Selector,
+    results: [u64; 3],
+    endings: [u64; 4],
+    elapsed: Duration,
+    bytes: u64,
+}
+
+impl Summary {
+    fn new() -> Summary {
+        Summary {
+            games: 0,
+            skipped: 0,
+            plies: 0,
+            scored: 0,
+            selector: Selector::new(Filters::default()),
+            results: [0; 3],
+            endings: [0; 4],
+            elapsed: Duration::ZERO,
+            bytes: 0,
+        }
+    }
+
+    /// Counts a written game and runs the default filters over it.
+    fn add(&mut self, g: &PlayedGame) -> Result<()> {
+        let r = &g.record;
+        self.games += 1;
+        self.plies += r.plies.len() as u64;
+        self.scored += r.scored() as u64;
+        self.results[match r.result {
+            GameResult::RedWins => 0,
+            GameResult::Draw => 1,
+            GameResult::BlackWins => 2,
+        }] += 1;
+        self.endings[g.ending as usize] += 1;
+        let selector = &mut self.selector;
+        r.replay(|pos, ply| {
+            let _ = selector.judge(pos, ply);
+        })
+        .map_err(|e| anyhow::anyhow!("a generated game does not replay: {e}"))
+    }
+
+    fn per_second(&self, n: u64) -> f64 {
+        n as f64 / self.elapsed.as_secs_f64().max(1e-3)
+    }
+
+    fn print(&self, out: &Path) {
+        let s = &self.selector;
+        println!(
+            "Wrote {} games ({} plies, {} searched) to {} ({} bytes) in {:.1} s",
+            self.games,
+            self.plies,
+            self.scored,
+            out.display(),
+            self.bytes,
+            self.elapsed.as_secs_f64()
+        );
+        println!(
+            "Kept positions (default filters): {} ({:.0}/s); searched positions {:.0}/s",
+            s.kept,
+            self.per_second(s.kept),
+            self.per_second(self.scored)
+        );
+        println!(
+            "Dropped: {} in check, {} capture played, {} mate or rule scores, {} not quiet, \
+             {} duplicates, {} unscored",
+            s.count(Dropped::InCheck),
+            s.count(Dropped::CaptureBest),
+            s.count(Dropped::Decided),
+            s.count(Dropped::Noisy),
+            s.count(Dropped::Duplicate),
+            s.count(Dropped::Unscored)
+        );
+        println!(
+            "Results: {} Red wins, {} draws, {} Black wins; endings: {} by the rules, \
+             {} wins adjudicated, {} draws adjudicated, {} at the ply cap; {} recorded games skipped",
+            self.results[0],
+            self.results[1],
+            self.results[2],
+            self.endings[Ending::Rules as usize],
+            self.endings[Ending::WinAdjudicated as usize],
+            self.endings[Ending::DrawAdjudicated as usize],
+            self.endings[Ending::PlyCap as usize],
+            self.skipped
+        );
+    }
+}
+
+/// Where the games go: a plain file, or an xz stream (preset 9) for a
+/// path ending in `.xz`.
+enum Output {
+    Plain(BufWriter<File>),
+    Xz(liblzma::write::XzEncoder<BufWriter<File>>),
+}
+
+impl Output {
+    fn create(path: &Path) -> Result<Output> {
+        let file =
+            File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+        Ok(if path.extension().is_some_and(|e| e == "xz") {
+            Output::Xz(liblzma::write::XzEncoder::new(BufWriter::new(file), 9))
+        } else {
+            Output::Plain(BufWriter::new(file))
+        })
+    }
+
+    /// Ends the stream (the xz footer) and flushes the file.
+    fn finish(self) -> std::io::Result<()> {
+        match self {
+            Output::Plain(mut w) => w.flush(),
+            Output::Xz(x) => x.finish()?.flush(),
+        }
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self {
+            Output::Plain(w) => w.write(buf),
+            Output::Xz(w) => w.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            Output::Plain(w) => w.flush(),
+            Output::Xz(w) => w.flush(),
+        }
+    }
+}
+
+fn generate(args: &DatagenArgs) -> Result<Summary> {
+    let source = Source::open(args)?;
+    let target_games = source.target_games(args);
     let target_positions = args.positions.unwrap_or(u64::MAX);
-    let file =
-        File::create(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
-    let mut writer = RecordWriter::new(BufWriter::new(file))?;
-
-    let next_game = AtomicU64::new(0);
-    let stop = AtomicBool::new(false);
-    let (tx, rx) = crossbeam_channel::unbounded::<Game>();
-    let start = Instant::now();
-    let mut totals = Counts::default();
-    let mut games_done = 0u64;
-    let mut keys = HashSet::new();
-    let terminal = std::io::stderr().is_terminal();
-
-    let network = engine::nnue::EvalSource::parse(&args.eval)
+    let network = EvalSource::parse(&args.eval)
         .load()
         .map_err(|e| anyhow::anyhow!("--eval {}: {e}", args.eval))?;
-    let shared = Shared {
-        source: &source,
-        next_game: &next_game,
-        stop: &stop,
-        target_games,
-        network: &network,
-        args,
-    };
+    let cfg = args.play_config();
+    let mut writer = GameWriter::new(Output::create(&args.out)?)?;
+    let next_game = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = crossbeam_channel::unbounded::<(u64, Option<PlayedGame>)>();
+    let start = Instant::now();
+    let terminal = std::io::stderr().is_terminal();
+    let mut summary = Summary::new();
     std::thread::scope(|s| -> Result<()> {
         for _ in 0..args.threads {
             let tx = tx.clone();
-            let shared = &shared;
-            s.spawn(move || generate_games(shared, &tx));
+            let (source, cfg, network) = (&source, &cfg, &network);
+            let (next_game, stop) = (&next_game, &stop);
+            s.spawn(move || {
+                let mut engine = Engine::new();
+                engine.set_network(network.clone());
+                // The default table size stays if the request is refused.
+                let _ = engine.set_hash_mb(args.hash);
+                while !stop.load(Ordering::Relaxed) {
+                    let i = next_game.fetch_add(1, Ordering::Relaxed);
+                    if i >= target_games {
+                        break;
+                    }
+                    let game = source.game(&mut engine, cfg, args.seed, i);
+                    if tx.send((i, game)).is_err() {
+                        break;
+                    }
+                }
+            });
         }
         drop(tx);
+        // Games arrive in any order and are written in index order.
+        let mut waiting = BTreeMap::new();
+        let mut next_write = 0u64;
         let mut last_report = Instant::now();
+        let mut done = false;
         loop {
             match rx.recv_timeout(Duration::from_millis(500)) {
-                Ok(game) => {
-                    games_done += 1;
-                    let mut counts = game.counts;
-                    for (key, record) in game.records {
-                        if totals.written >= target_positions {
-                            break;
-                        }
-                        if keys.insert(key) {
-                            writer.write(&record)?;
-                            counts.written += 1;
-                            totals.written += 1;
-                        } else {
-                            counts.duplicate += 1;
-                        }
-                    }
-                    totals.add(&Counts {
-                        written: 0,
-                        ..counts
-                    });
-                    if totals.written >= target_positions {
-                        stop.store(true, Ordering::Relaxed);
-                    }
+                Ok((i, game)) => {
+                    waiting.insert(i, game);
                 }
                 Err(crossbeam_channel::RecvTimeoutError::Timeout) => {}
                 Err(crossbeam_channel::RecvTimeoutError::Disconnected) => break,
             }
-            // A terminal gets a line redrawn every second; a log file a new
-            // line every half minute, so that it stays readable.
+            while !done && let Some(game) = waiting.remove(&next_write) {
+                next_write += 1;
+                match game {
+                    Some(g) => {
+                        writer.write(&g.record)?;
+                        summary.add(&g)?;
+                    }
+                    None => summary.skipped += 1,
+                }
+                if summary.selector.kept >= target_positions {
+                    done = true;
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+            summary.elapsed = start.elapsed();
             let every = if terminal { 1 } else { 30 };
             if last_report.elapsed() >= Duration::from_secs(every) {
                 last_report = Instant::now();
-                progress(
-                    &totals,
-                    games_done,
-                    start,
-                    target_games,
-                    target_positions,
-                    terminal,
-                );
+                progress(&summary, target_games, target_positions, terminal);
             }
         }
         Ok(())
     })?;
-    writer.finish()?;
-    progress(
-        &totals,
-        games_done,
-        start,
-        target_games,
-        target_positions,
-        terminal,
-    );
+    writer.finish()?.finish()?;
+    summary.elapsed = start.elapsed();
+    summary.bytes = std::fs::metadata(&args.out).map_or(0, |m| m.len());
+    progress(&summary, target_games, target_positions, terminal);
     if terminal {
         eprintln!();
     }
-    let kind = match source {
-        Source::SelfPlay(_) => "self-play",
-        Source::Recorded(_) => "recorded",
-    };
-    report(&totals, games_done, kind, start.elapsed(), &args.out);
-    Ok(())
+    Ok(summary)
 }
 
-/// The progress line on stderr: positions, games, rate and an estimate of
-/// the time left toward whichever target was given.
-fn progress(
-    c: &Counts,
-    games: u64,
-    start: Instant,
-    target_games: u64,
-    target_positions: u64,
-    terminal: bool,
-) {
-    let secs = start.elapsed().as_secs_f64().max(1e-3);
-    #[allow(clippy::cast_precision_loss)]
-    let (rate, game_rate) = (c.written as f64 / secs, games as f64 / secs);
-    #[allow(clippy::cast_precision_loss)]
+/// The progress line on stderr: games, kept positions, rates, and an
+/// estimate of the time left toward whichever target was given.
+fn progress(s: &Summary, target_games: u64, target_positions: u64, terminal: bool) {
+    let kept = s.selector.kept;
+    let (rate, game_rate) = (s.per_second(kept), s.per_second(s.games));
     let eta = if target_positions != u64::MAX && rate > 0.0 {
-        target_positions.saturating_sub(c.written) as f64 / rate
+        target_positions.saturating_sub(kept) as f64 / rate
     } else if target_games != u64::MAX && game_rate > 0.0 {
-        target_games.saturating_sub(games) as f64 / game_rate
+        target_games.saturating_sub(s.games) as f64 / game_rate
     } else {
         0.0
     };
     let line = format!(
-        "{} positions, {games} games, {rate:.0} positions/s, ETA {eta:.0} s",
-        c.written
+        "{} games, {kept} kept positions, {rate:.0} kept/s, ETA {eta:.0} s",
+        s.games
     );
     if terminal {
         eprint!("\r{line}   ");
@@ -384,208 +461,15 @@ fn progress(
     let _ = std::io::stderr().flush();
 }
 
-fn report(c: &Counts, games: u64, kind: &str, elapsed: Duration, out: &Path) {
-    println!(
-        "Wrote {} positions from {games} {kind} games to {} in {:.1} s",
-        c.written,
-        out.display(),
-        elapsed.as_secs_f64()
-    );
-    println!(
-        "Positions searched: {}; dropped: {} in check, {} mate or rule scores, \
-         {} capture best, {} not quiet, {} duplicates",
-        c.seen, c.in_check, c.decided, c.capture_best, c.not_quiet, c.duplicate
-    );
-    println!(
-        "Games: {} Red wins, {} Black wins, {} draws ({} adjudicated at the ply cap), \
-         {} recorded games skipped (no result or an unreadable move)",
-        c.red_wins, c.black_wins, c.draws, c.adjudicated, c.unusable_games
-    );
-}
-
-impl Game {
-    fn unusable() -> Game {
-        Game {
-            records: Vec::new(),
-            counts: Counts {
-                unusable_games: 1,
-                ..Counts::default()
-            },
-        }
-    }
-
-    /// Labels every kept position with the result and counts the game.
-    fn finish(mut records: Vec<(u64, Record)>, mut counts: Counts, winner: Option<Color>) -> Game {
-        match winner {
-            Some(Color::Red) => counts.red_wins += 1,
-            Some(Color::Black) => counts.black_wins += 1,
-            None => counts.draws += 1,
-        }
-        for (_, r) in &mut records {
-            r.result = match winner {
-                None => 0,
-                Some(w) if w == r.side => 1,
-                Some(_) => -1,
-            };
-        }
-        Game { records, counts }
-    }
-}
-
-/// Searches `pos` at the node budget and, when the position passes the
-/// filters, keeps it; returns the best move.
-fn search_and_keep(
-    engine: &mut Engine,
-    pos: &mut Position,
-    args: &DatagenArgs,
-    kept: &mut Vec<(u64, Record)>,
-    counts: &mut Counts,
-) -> Option<Move> {
-    let limits = Limits {
-        nodes: Some(args.nodes),
-        ..Limits::default()
-    };
-    engine.start(pos.clone(), limits, Box::new(|_| {}));
-    let result = engine.wait();
-    let best = result.best?;
-    counts.seen += 1;
-    match keep(pos, best, result.score, result.rule.is_some()) {
-        Keep::Yes(cp) => kept.push((pos.key(), Record::new(pos, cp, 0))),
-        Keep::InCheck => counts.in_check += 1,
-        Keep::Decided => counts.decided += 1,
-        Keep::CaptureBest => counts.capture_best += 1,
-        Keep::NotQuiet => counts.not_quiet += 1,
-    }
-    Some(best)
-}
-
-/// Scores the positions of one recorded game (see the module
-/// documentation).
-fn score_game(engine: &mut Engine, game: &PgnGame, args: &DatagenArgs) -> Game {
-    let winner = match game.result() {
-        GameResult::RedWins => Some(Color::Red),
-        GameResult::BlackWins => Some(Color::Black),
-        GameResult::Draw => None,
-        GameResult::Unknown => return Game::unusable(),
-    };
-    let Ok((mut pos, moves)) = game.replay() else {
-        return Game::unusable();
-    };
-    engine.new_game();
-    let mut counts = Counts::default();
-    let mut kept = Vec::new();
-    for m in moves {
-        if matches!(pos.outcome(), Outcome::Decided { .. }) {
-            break;
-        }
-        if search_and_keep(engine, &mut pos, args, &mut kept, &mut counts).is_none() {
-            break;
-        }
-        pos.make_move(m);
-    }
-    Game::finish(kept, counts, winner)
-}
-
-/// Plays one self-play game and returns its kept positions, each labelled
-/// with the game's result from its side to move's view.
-fn play_game(engine: &mut Engine, openings: &[Position], args: &DatagenArgs, seed: u64) -> Game {
-    let mut rng = SplitMix(seed);
-    let mut pos = openings[rng.below(openings.len())].clone();
-    let extra = rng.below(args.random_plies as usize + 1);
-    for _ in 0..extra {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        pos.make_move(moves[rng.below(moves.len())]);
-    }
-    engine.new_game();
-    let mut counts = Counts::default();
-    let mut kept: Vec<(u64, Record)> = Vec::new();
-    let mut plies = 0;
-    let winner = loop {
-        if let Outcome::Decided { winner, .. } = pos.outcome() {
-            break winner;
-        }
-        if plies >= args.max_plies {
-            counts.adjudicated += 1;
-            break None;
-        }
-        let Some(best) = search_and_keep(engine, &mut pos, args, &mut kept, &mut counts) else {
-            // Only a position without legal moves has no best move, and
-            // `outcome` has judged those already; stop rather than loop.
-            break None;
-        };
-        pos.make_move(best);
-        plies += 1;
-    };
-    Game::finish(kept, counts, winner)
-}
-
-/// The verdict on one searched position.
-enum Keep {
-    Yes(i16),
-    InCheck,
-    Decided,
-    CaptureBest,
-    NotQuiet,
-}
-
-fn keep(pos: &mut Position, best: Move, score: Score, by_rule: bool) -> Keep {
-    if pos.in_check() {
-        return Keep::InCheck;
-    }
-    let cp = match score {
-        Score::Cp(cp) if !by_rule => cp,
-        _ => return Keep::Decided,
-    };
-    if pos.is_capture(best) {
-        return Keep::CaptureBest;
-    }
-    if !is_quiet(pos) {
-        return Keep::NotQuiet;
-    }
-    #[allow(clippy::cast_possible_truncation)]
-    Keep::Yes(cp.clamp(-i32::from(i16::MAX), i32::from(i16::MAX)) as i16)
-}
-
-/// Nodes a quietness test may spend before it calls the position noisy.
-const QUIET_NODE_CAP: u32 = 2000;
-
-/// Whether a capture search over the static evaluation returns the static
-/// evaluation itself: no capture sequence changes the score.
-pub(crate) fn is_quiet(pos: &mut Position) -> bool {
-    let stand = engine::evaluate(pos);
-    let mut budget = QUIET_NODE_CAP;
-    qsearch(pos, -engine::INFINITE, engine::INFINITE, &mut budget) == Some(stand)
-}
-
-/// Fail-hard capture search (stand pat, captures ordered most valuable
-/// victim first); `None` when the node budget runs out.
-fn qsearch(pos: &mut Position, mut alpha: i32, beta: i32, budget: &mut u32) -> Option<i32> {
-    *budget = budget.checked_sub(1)?;
-    let stand = engine::evaluate(pos);
-    if stand >= beta {
-        return Some(stand);
-    }
-    alpha = alpha.max(stand);
-    let mut captures: Vec<Move> = pos.legal_captures().iter().copied().collect();
-    let value = |pos: &Position, m: Move| {
-        pos.piece_at(m.to())
-            .map_or(0, |p| engine::PIECE_VALUE[p.kind().index()])
-    };
-    captures.sort_by_key(|&m| -value(pos, m));
-    for m in captures {
-        pos.make_move(m);
-        let score = qsearch(pos, -beta, -alpha, budget).map(|s| -s);
-        pos.unmake_move();
-        let score = score?;
-        if score >= beta {
-            return Some(score);
-        }
-        alpha = alpha.max(score);
-    }
-    Some(alpha)
+/// Reads every game of a games file (plain or `.xz`).
+///
+/// # Errors
+/// The file cannot be read, or is not a valid games file.
+#[cfg(test)]
+fn read_games(path: &Path) -> Result<Vec<engine::nnue::games::GameRecord>> {
+    engine::nnue::games::open(path)?
+        .collect::<Result<Vec<_>, _>>()
+        .with_context(|| format!("reading {}", path.display()))
 }
 
 #[cfg(test)]

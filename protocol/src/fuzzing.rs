@@ -180,23 +180,39 @@ fn evaluate_everywhere(net: &engine::nnue::Network) {
     }
 }
 
-/// `records`: arbitrary bytes as a training data file. Reading never
-/// panics; every accepted record converts to a position or a clean error,
-/// and an accepted position's record re-encodes to the same bytes.
+/// `records`: arbitrary bytes as a training games file
+/// (`engine::nnue::games`). Reading never panics; every accepted game
+/// replays (the reader checked it), passes the filters without a panic,
+/// and writes back to the same bytes it was read from.
 pub fn records(data: &[u8]) {
-    use engine::nnue::data::{Record, RecordReader};
-    let Ok(reader) = RecordReader::new(data) else {
+    use engine::nnue::games::{Filters, GAMES_HEADER_BYTES, GameReader, GameWriter, Selector};
+    let Ok(reader) = GameReader::new(data) else {
         return;
     };
-    for record in reader.take(64) {
-        let Ok(record) = record else { break };
-        if let Ok(pos) = record.to_position() {
-            assert_eq!(pos.key(), pos.compute_key());
-            let bytes = record.to_bytes();
-            let again = Record::from_bytes(&bytes, 0).expect("a written record reads back");
-            assert_eq!(again.to_bytes(), bytes, "record round trip");
-        }
+    let mut selector = Selector::new(Filters::default());
+    let mut accepted = Vec::new();
+    for game in reader.take(16) {
+        let Ok(game) = game else { break };
+        let mut plies = 0;
+        game.replay(|pos, ply| {
+            let _ = selector.judge(pos, ply);
+            plies += 1;
+        })
+        .expect("an accepted game replays");
+        assert_eq!(plies, game.plies.len());
+        accepted.push(game);
     }
+    let mut writer = GameWriter::new(Vec::new()).expect("a header to memory");
+    for g in &accepted {
+        writer.write(g).expect("an accepted game writes");
+    }
+    let bytes = writer.finish().expect("memory");
+    let n = bytes.len();
+    assert_eq!(
+        &bytes[GAMES_HEADER_BYTES..],
+        &data[GAMES_HEADER_BYTES..n],
+        "round trip"
+    );
 }
 
 /// `games`: arbitrary text as PGN and as a TSV game list (the book

@@ -12,7 +12,7 @@ use common::{Engine, S0, legal_best, pos};
 use protocol::fuzzing::lines::{Rng, SEEDS, random_line};
 
 fn session(seed: u64, lines: usize) {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut e = Engine::start();
     let mut sent = Vec::new();
     for n in 0..lines {

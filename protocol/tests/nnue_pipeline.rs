@@ -7,14 +7,14 @@
 use std::process::Command;
 
 use engine::nnue::Network;
-use engine::nnue::data::RecordReader;
+use engine::nnue::games::{self, Filters, Selector};
 use train::{Config, Dataset};
 
 #[test]
 fn datagen_train_export_load() {
     let dir = std::env::temp_dir().join(format!("chariot-nnue-e2e-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let data_path = dir.join("data.bin");
+    let data_path = dir.join("data.games");
     let net_path = dir.join("net.nnue");
     let openings = concat!(env!("CARGO_MANIFEST_DIR"), "/../arena/data/openings.epd");
 
@@ -39,12 +39,17 @@ fn datagen_train_export_load() {
         "datagen failed: {stdout} {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(stdout.contains("Wrote 300 positions from"), "{stdout}");
+    assert!(
+        stdout.contains("Kept positions (default filters): "),
+        "{stdout}"
+    );
 
     // 2. Training, a few steps.
     let mut data = Dataset::new();
-    data.load(&data_path, false).expect("load data");
-    assert_eq!(data.len(), 300);
+    let mut selector = Selector::new(Filters::default());
+    data.load(&data_path, false, &mut selector)
+        .expect("load data");
+    assert!(data.len() >= 300, "{} samples", data.len());
     let cfg = Config {
         epochs: 4,
         batch_size: 32,
@@ -69,16 +74,23 @@ fn datagen_train_export_load() {
     let loaded = Network::load(&net_path).expect("the exported network loads");
 
     // 4. The engine's evaluation agrees with the trainer's.
-    let file = std::fs::File::open(&data_path).expect("data");
-    for (i, record) in RecordReader::new(std::io::BufReader::new(file))
-        .expect("header")
-        .enumerate()
-    {
-        let pos = record.expect("record").to_position().expect("legal");
+    let mut positions = Vec::new();
+    let mut again = Selector::new(Filters::default());
+    for game in games::open(&data_path).expect("games") {
+        game.expect("game")
+            .replay(|pos, ply| {
+                if again.judge(pos, ply).is_ok() {
+                    positions.push(pos.clone());
+                }
+            })
+            .expect("replays");
+    }
+    assert_eq!(positions.len(), data.len());
+    for (i, pos) in positions.iter().enumerate() {
         let sample = data.get(i);
         let float_cp = net.evaluate_cp(&sample);
         #[allow(clippy::cast_precision_loss)]
-        let err = (float_cp - loaded.evaluate(&pos) as f32).abs();
+        let err = (float_cp - loaded.evaluate(pos) as f32).abs();
         assert!(
             err <= net.quantisation_bound(&sample),
             "position {i}: {err} cp apart"

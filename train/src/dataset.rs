@@ -1,15 +1,18 @@
 //! Training samples in memory: for each position, the active input rows of
 //! the side to move's perspective and of the other side's, the search score
 //! and the game result. About 140 bytes a position.
+//!
+//! The samples come from games files (`engine::nnue::games`): each game is
+//! replayed and its positions pass the [`Selector`]'s filters, so the
+//! filters can change without generating the data again. A sample
+//! remembers its game, so that the validation split holds out whole games.
 
-use std::fs::File;
-use std::io::BufReader;
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use board::Square;
-use engine::nnue::data::{Record, RecordReader};
+use board::{Color, Position, Square};
 use engine::nnue::features;
+use engine::nnue::games::{self, Selector};
 
 /// Samples, stored flat: sample `i` has `counts[i]` pieces, its side to
 /// move's rows at `rows[starts[i]..][..counts[i]]` and the other side's
@@ -21,8 +24,9 @@ pub struct Dataset {
     counts: Vec<u8>,
     scores: Vec<i16>,
     results: Vec<i8>,
-    /// The record each sample came from: a position and its mirror share
-    /// one, so that the validation split never separates them.
+    /// The game each sample came from, so that the validation split holds
+    /// out whole games (a position's mirror and its neighbours in the game
+    /// included).
     groups: Vec<u32>,
     next_group: u32,
 }
@@ -46,38 +50,42 @@ impl Dataset {
         Dataset::default()
     }
 
-    /// Reads every record of a data file; with `mirror`, each position's
-    /// left-right mirror is added too (the rules are symmetric, so its
-    /// labels are the same).
+    /// Reads every game of a games file (plain or `.xz`) and adds the
+    /// positions `selector` keeps; with `mirror`, each position's
+    /// left-right mirror too (the rules are symmetric, so its labels are
+    /// the same).
     ///
     /// # Errors
-    /// An unreadable file or a bad record (with its number).
-    pub fn load(&mut self, path: &Path, mirror: bool) -> Result<()> {
-        let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-        let reader = RecordReader::new(BufReader::new(file))
-            .with_context(|| format!("in {}", path.display()))?;
-        for record in reader {
-            let record = record.with_context(|| format!("in {}", path.display()))?;
-            self.push(&record, false);
-            if mirror {
-                self.push(&record, true);
-            }
+    /// An unreadable file or a game that does not replay (with its number).
+    pub fn load(&mut self, path: &Path, mirror: bool, selector: &mut Selector) -> Result<()> {
+        let reader = games::open(path).with_context(|| format!("in {}", path.display()))?;
+        for game in reader {
+            let game = game.with_context(|| format!("in {}", path.display()))?;
+            let group = self.next_group;
+            self.next_group += 1;
+            game.replay(|pos, ply| {
+                if let Ok(score) = selector.judge(pos, ply) {
+                    let result = game.result.for_side(pos.side_to_move());
+                    self.push(pos, score, result, group, false);
+                    if mirror {
+                        self.push(pos, score, result, group, true);
+                    }
+                }
+            })
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         }
         Ok(())
     }
 
-    /// Adds one record (optionally mirrored left-right). A mirrored record
-    /// pushed right after the same record unmirrored joins its group.
-    pub fn push(&mut self, record: &Record, mirror: bool) {
-        if !mirror || self.next_group == 0 {
-            self.next_group += 1;
-        }
-        self.groups.push(self.next_group - 1);
-        let pieces = record
-            .pieces()
+    /// Adds one position (optionally mirrored left-right) with its labels,
+    /// as a sample of game `group`.
+    pub fn push(&mut self, pos: &Position, score: i16, result: i8, group: u32, mirror: bool) {
+        let side: Color = pos.side_to_move();
+        self.groups.push(group);
+        let pieces = features::pieces_of(pos)
             .map(move |(p, sq): (board::Piece, Square)| (p, if mirror { sq.mirror() } else { sq }));
-        let us = features::active(record.side, pieces.clone());
-        let them = features::active(!record.side, pieces);
+        let us = features::active(side, pieces.clone());
+        let them = features::active(!side, pieces);
         // Datasets stay far below 4 billion rows.
         #[allow(clippy::cast_possible_truncation)]
         self.starts.push(self.rows.len() as u32);
@@ -85,11 +93,11 @@ impl Dataset {
         self.counts.push(us.len() as u8);
         self.rows.extend_from_slice(&us);
         self.rows.extend_from_slice(&them);
-        self.scores.push(record.score);
-        self.results.push(record.result);
+        self.scores.push(score);
+        self.results.push(result);
     }
 
-    /// The group of sample `i` (see [`Dataset::push`]).
+    /// The game of sample `i` (see [`Dataset::push`]).
     ///
     /// # Panics
     /// If `i >= len()`.

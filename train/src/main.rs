@@ -9,7 +9,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use engine::nnue::Network;
-use engine::nnue::data::RecordReader;
+use engine::nnue::games::{self, Filters, Selector};
 use train::{Config, Dataset, EpochReport};
 
 /// Chariot's NNUE trainer.
@@ -33,7 +33,7 @@ enum Command {
 
 #[derive(clap::Args)]
 struct TrainArgs {
-    /// Data files written by `chariot datagen`.
+    /// Games files written by `chariot datagen` (`.xz` accepted).
     #[arg(required = true)]
     data: Vec<PathBuf>,
     /// The network file to write.
@@ -95,23 +95,20 @@ fn main() -> ExitCode {
 /// network worth testing in games should beat it on the validation set.
 fn hand_written_loss(files: &[PathBuf], cfg: &Config) -> Result<f64> {
     let (mut sum, mut n) = (0.0f64, 0u64);
+    let mut selector = Selector::new(Filters::default());
     for path in files {
-        let file =
-            std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-        for record in RecordReader::new(std::io::BufReader::new(file))? {
-            let record = record?;
-            let pos = record
-                .to_position()
-                .with_context(|| format!("an illegal position in {}", path.display()))?;
-            #[allow(clippy::cast_precision_loss)]
-            let cp = engine::evaluate(&pos) as f32;
-            sum += f64::from(train::trainer::loss_of_cp(
-                cp,
-                record.score,
-                record.result,
-                cfg,
-            ));
-            n += 1;
+        for game in games::open(path).with_context(|| format!("in {}", path.display()))? {
+            let game = game.with_context(|| format!("in {}", path.display()))?;
+            game.replay(|pos, ply| {
+                if let Ok(score) = selector.judge(pos, ply) {
+                    #[allow(clippy::cast_precision_loss)]
+                    let cp = engine::evaluate(pos) as f32;
+                    let result = game.result.for_side(pos.side_to_move());
+                    sum += f64::from(train::trainer::loss_of_cp(cp, score, result, cfg));
+                    n += 1;
+                }
+            })
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         }
     }
     #[allow(clippy::cast_precision_loss)]
@@ -121,12 +118,14 @@ fn hand_written_loss(files: &[PathBuf], cfg: &Config) -> Result<f64> {
 fn run_train(args: &TrainArgs) -> Result<()> {
     let start = Instant::now();
     let mut data = Dataset::new();
+    let mut selector = Selector::new(Filters::default());
     for path in &args.data {
-        data.load(path, args.mirror)?;
+        data.load(path, args.mirror, &mut selector)?;
     }
     println!(
-        "{} positions loaded in {:.1} s",
+        "{} samples from {} kept positions loaded in {:.1} s",
         data.len(),
+        selector.kept,
         start.elapsed().as_secs_f32()
     );
     let cfg = Config {

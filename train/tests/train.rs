@@ -4,7 +4,6 @@
 
 use board::{Color, PieceKind, Position};
 use engine::nnue::Network;
-use engine::nnue::data::Record;
 use rand_core::RngCore;
 use rand_pcg::Pcg64Mcg;
 use train::model::{FloatNetwork, Pass};
@@ -42,7 +41,8 @@ fn synthetic(n: usize, seed: u64) -> (Dataset, Vec<Position>) {
         let m = material(&pos);
         let score = i16::try_from(m.clamp(-3000, 3000)).unwrap_or(0);
         let result = i8::try_from(m.signum()).unwrap_or(0);
-        data.push(&Record::new(&pos, score, result), false);
+        let game = u32::try_from(positions.len()).unwrap_or(0);
+        data.push(&pos, score, result, game, false);
         positions.push(pos.clone());
     }
     (data, positions)
@@ -52,10 +52,9 @@ fn synthetic(n: usize, seed: u64) -> (Dataset, Vec<Position>) {
 fn validation_never_holds_the_mirror_of_a_training_position() {
     let (_, positions) = synthetic(400, 9);
     let mut data = Dataset::new();
-    for pos in &positions {
-        let r = Record::new(pos, 0, 0);
-        data.push(&r, false);
-        data.push(&r, true);
+    for (game, pos) in (0u32..).zip(&positions) {
+        data.push(pos, 0, 0, game, false);
+        data.push(pos, 0, 0, game, true);
     }
     let cfg = Config {
         validation: 0.2,

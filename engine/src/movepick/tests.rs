@@ -4,42 +4,32 @@
 //! once, in stage order, each with the class its exchange gives it.
 
 use board::{Move, Position, Square};
+use rand::{Rng as _, SeedableRng};
+use rand_pcg::Pcg64Mcg;
 
 use super::{MoveClass, MovePicker, QuietOrder};
 use crate::eval::PIECE_VALUE;
 use crate::history::Histories;
 
-/// xorshift64*: the same positions on every run, no dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        usize::try_from(self.next() % n.max(1) as u64).unwrap_or(0)
-    }
-}
+/// A seeded stream: the same positions on every run.
+type Rng = Pcg64Mcg;
 
 /// A move for a table or killer slot: none, a legal move, a legal
 /// capture, or any pair of squares (mostly illegal here).
 fn slot(rng: &mut Rng, pos: &Position) -> Option<Move> {
-    match rng.below(4) {
+    match rng.gen_range(0..4) {
         0 => None,
         1 => {
             let moves = pos.legal_moves();
-            (!moves.is_empty()).then(|| moves[rng.below(moves.len())])
+            (!moves.is_empty()).then(|| moves[rng.gen_range(0..moves.len())])
         }
         2 => {
             let caps = pos.legal_captures();
-            (!caps.is_empty()).then(|| caps[rng.below(caps.len())])
+            (!caps.is_empty()).then(|| caps[rng.gen_range(0..caps.len())])
         }
         _ => Move::new(
-            Square::from_index(rng.below(90))?,
-            Square::from_index(rng.below(90))?,
+            Square::from_index(rng.gen_range(0..90))?,
+            Square::from_index(rng.gen_range(0..90))?,
         ),
     }
 }
@@ -55,7 +45,7 @@ fn class_rank(c: MoveClass) -> u8 {
 }
 
 fn positions(n: usize) -> Vec<Position> {
-    let mut rng = Rng(0x5eed_1234_abcd_0001);
+    let mut rng = Rng::seed_from_u64(0x5eed_1234_abcd_0001);
     let mut pos = Position::startpos();
     let mut out = Vec::new();
     while out.len() < n {
@@ -66,10 +56,10 @@ fn positions(n: usize) -> Vec<Position> {
         }
         // Captures now and then, so the games reach open positions.
         let caps = pos.legal_captures();
-        let m = if !caps.is_empty() && rng.below(3) == 0 {
-            caps[rng.below(caps.len())]
+        let m = if !caps.is_empty() && rng.gen_range(0..3) == 0 {
+            caps[rng.gen_range(0..caps.len())]
         } else {
-            moves[rng.below(moves.len())]
+            moves[rng.gen_range(0..moves.len())]
         };
         pos.make_move(m);
         out.push(pos.clone());
@@ -79,7 +69,7 @@ fn positions(n: usize) -> Vec<Position> {
 
 #[test]
 fn staged_picker_hands_out_every_legal_move_once_in_stage_order() {
-    let mut rng = Rng(99);
+    let mut rng = Rng::seed_from_u64(99);
     let h = Histories::new_boxed();
     let mut killers_seen = 0;
     for pos in positions(3000) {
@@ -149,11 +139,11 @@ fn staged_picker_hands_out_every_legal_move_once_in_stage_order() {
 
 #[test]
 fn capture_picker_hands_out_the_captures_quiescence_searches() {
-    let mut rng = Rng(7);
+    let mut rng = Rng::seed_from_u64(7);
     let h = Histories::new_boxed();
     for pos in positions(3000) {
         let tt = [slot(&mut rng, &pos), slot(&mut rng, &pos)];
-        let min_victim = [0, 100, 201, 450, 951][rng.below(5)];
+        let min_victim = [0, 100, 201, 450, 951][rng.gen_range(0..5)];
         let taken = |m: Move| {
             pos.piece_at(m.to())
                 .map_or(0, |p| PIECE_VALUE[p.kind().index()])

@@ -14,8 +14,8 @@
 //! - [`simd`]: the output layer (squared clipped ReLU and the dot product),
 //!   scalar and AVX2, chosen at run time.
 //! - [`stack`]: the search's per-ply accumulators, updated lazily.
-//! - [`data`]: the training record (a packed position with its search
-//!   score and game result) and its streaming writer and reader.
+//! - [`games`]: the training data as whole games (moves and search scores),
+//!   and the filters that choose the positions to train on.
 //!
 //! - [`embedded`]: the network compiled into the binary, the default
 //!   evaluation of every search, and [`EvalSource`]: how the tools and
@@ -25,8 +25,8 @@
 //! its make and unmake (`search::Search`).
 
 pub mod accumulator;
-pub mod data;
 pub mod features;
+pub mod games;
 pub mod network;
 pub mod simd;
 pub mod stack;

@@ -3,53 +3,37 @@
 //! colour flip, and the data record round trip.
 
 use board::{Color, Piece, Position, Setup, Square};
+use rand::{Rng as _, SeedableRng};
+use rand_pcg::Pcg64Mcg;
 
 use super::Accumulator;
-use super::data::{Record, RecordReader, RecordWriter};
 use super::features::{HIDDEN, TOTAL_INPUTS};
 use super::network::{HEADER_BYTES, Network, NetworkError};
 use super::simd::Backend;
 use super::stack::AccumulatorStack;
 
-/// A small deterministic generator (xorshift64*), so the tests need no
-/// dependency and always see the same positions.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        usize::try_from(self.next() % n as u64).unwrap_or(0)
-    }
-    fn range(&mut self, lo: i16, hi: i16) -> i16 {
-        let span = i64::from(hi) - i64::from(lo) + 1;
-        let v = i64::from(lo) + (self.next() % span.unsigned_abs()).cast_signed();
-        i16::try_from(v).unwrap_or(0)
-    }
-}
+/// A seeded stream, so the tests always see the same positions.
+type Rng = Pcg64Mcg;
 
 /// A network with random weights big enough that activations fall below 0,
 /// inside the clip range and above `QA`, so every branch of the activation
 /// is exercised.
 pub(crate) fn random_network(seed: u64) -> Network {
-    let mut rng = Rng(seed | 1);
+    let mut rng = Rng::seed_from_u64(seed | 1);
     let ft = (0..TOTAL_INPUTS)
-        .map(|_| std::array::from_fn(|_| rng.range(-70, 70)))
+        .map(|_| std::array::from_fn(|_| rng.gen_range(-70i16..=70)))
         .collect();
-    let bias = std::array::from_fn(|_| rng.range(-60, 160));
-    let out = std::array::from_fn(|_| std::array::from_fn(|_| rng.range(-127, 127)));
-    Network::from_parts(ft, bias, out, i32::from(rng.range(-3000, 3000))).expect("valid parts")
+    let bias = std::array::from_fn(|_| rng.gen_range(-60i16..=160));
+    let out = std::array::from_fn(|_| std::array::from_fn(|_| rng.gen_range(-127i16..=127)));
+    Network::from_parts(ft, bias, out, i32::from(rng.gen_range(-3000i16..=3000)))
+        .expect("valid parts")
 }
 
 /// Random legal games from the start position: every position reached,
 /// after each move, through `visit` (which also sees the move's position
 /// before it, as an accumulator to update).
 fn random_games(seed: u64, positions: usize, mut visit: impl FnMut(&Position)) {
-    let mut rng = Rng(seed | 1);
+    let mut rng = Rng::seed_from_u64(seed | 1);
     let mut pos = Position::startpos();
     let mut seen = 0;
     while seen < positions {
@@ -58,7 +42,7 @@ fn random_games(seed: u64, positions: usize, mut visit: impl FnMut(&Position)) {
             pos = Position::startpos();
             continue;
         }
-        let m = moves[rng.below(moves.len())];
+        let m = moves[rng.gen_range(0..moves.len())];
         pos.make_move(m);
         visit(&pos);
         seen += 1;
@@ -120,7 +104,7 @@ fn incremental_updates_match_refresh_and_backends_agree() {
 #[test]
 fn lazy_stack_matches_refresh() {
     let net = random_network(11);
-    let mut rng = Rng(77);
+    let mut rng = Rng::seed_from_u64(77);
     let mut stack = AccumulatorStack::new(64);
     let mut checked = 0;
     for _game in 0..40 {
@@ -130,14 +114,14 @@ fn lazy_stack_matches_refresh() {
         let mut made: Vec<bool> = Vec::new();
         for _step in 0..400 {
             let moves = pos.legal_moves();
-            let down = made.is_empty() || (made.len() < 60 && rng.below(3) != 0);
+            let down = made.is_empty() || (made.len() < 60 && rng.gen_range(0..3) != 0);
             if down && !moves.is_empty() {
-                if !pos.in_check() && rng.below(8) == 0 {
+                if !pos.in_check() && rng.gen_range(0..8) == 0 {
                     stack.push_null();
                     pos.make_null_move();
                     made.push(true);
                 } else {
-                    let m = moves[rng.below(moves.len())];
+                    let m = moves[rng.gen_range(0..moves.len())];
                     stack.push(&pos, m);
                     pos.make_move(m);
                     made.push(false);
@@ -150,7 +134,7 @@ fn lazy_stack_matches_refresh() {
                     pos.unmake_move();
                 }
             }
-            if rng.below(3) == 0 {
+            if rng.gen_range(0..3) == 0 {
                 assert_eq!(
                     stack.evaluate(&net, &pos),
                     net.evaluate(&pos),
@@ -253,55 +237,15 @@ fn file_round_trips_and_every_damage_is_named() {
 
 #[test]
 fn loader_never_panics_on_garbage() {
-    let mut rng = Rng(99);
+    let mut rng = Rng::seed_from_u64(99);
     let good = random_network(1).to_bytes();
     for len in [0, 1, 47, 48, 49, 1000] {
-        let junk: Vec<u8> = (0..len).map(|_| rng.next().to_le_bytes()[0]).collect();
+        let junk: Vec<u8> = (0..len).map(|_| rng.gen_range(0..=u8::MAX)).collect();
         assert!(Network::from_bytes(&junk).is_err());
         let mut prefixed = good[..HEADER_BYTES.min(len)].to_vec();
         prefixed.extend_from_slice(&junk);
         assert!(Network::from_bytes(&prefixed).is_err());
     }
-}
-
-#[test]
-fn records_round_trip() {
-    let mut buf = Vec::new();
-    let mut positions = Vec::new();
-    let mut w = RecordWriter::new(&mut buf).expect("header");
-    let mut rng = Rng(5);
-    random_games(31, 500, |pos| {
-        let score = rng.range(-2000, 2000);
-        let result = i8::try_from(rng.below(3)).unwrap_or(0) - 1;
-        w.write(&Record::new(pos, score, result)).expect("write");
-        positions.push((pos.fen(), pos.side_to_move(), score, result));
-    });
-    assert_eq!(w.written(), 500);
-    w.finish().expect("flush");
-    let records: Vec<Record> = RecordReader::new(&buf[..])
-        .expect("header")
-        .collect::<Result<_, _>>()
-        .expect("records");
-    assert_eq!(records.len(), positions.len());
-    for (r, (fen, side, score, result)) in records.iter().zip(&positions) {
-        let pos = r.to_position().expect("legal");
-        let board_part = |f: &str| f.split(' ').next().unwrap_or("").to_string();
-        assert_eq!(board_part(&pos.fen()), board_part(fen));
-        assert_eq!((r.side, r.score, r.result), (*side, *score, *result));
-    }
-    // A cut file ends with an error, not a panic or a silent short read.
-    let cut = &buf[..buf.len() - 5];
-    let last = RecordReader::new(cut).expect("header").last();
-    assert!(matches!(last, Some(Err(super::data::DataError::Truncated))));
-    let mut bad = buf.clone();
-    bad[16 + 31] = 7;
-    assert!(
-        RecordReader::new(&bad[..])
-            .expect("header")
-            .next()
-            .expect("one")
-            .is_err()
-    );
 }
 
 /// Timing of refresh, incremental updates, both output backends and the

@@ -1,12 +1,13 @@
 use super::*;
-use engine::nnue::data::RecordReader;
 
 fn args(out: PathBuf) -> DatagenArgs {
     DatagenArgs {
         out,
         positions: Some(150),
         games: None,
-        nodes: 300,
+        soft_nodes: 300,
+        hard_nodes: 3_000,
+        nodes: None,
         threads: 2,
         openings: PathBuf::from(concat!(
             env!("CARGO_MANIFEST_DIR"),
@@ -14,6 +15,11 @@ fn args(out: PathBuf) -> DatagenArgs {
         )),
         random_plies: 4,
         max_plies: 200,
+        win_score: 1_000,
+        win_plies: 8,
+        draw_score: 10,
+        draw_plies: 16,
+        draw_after: 80,
         hash: 1,
         pgn: None,
         seed: 7,
@@ -21,87 +27,111 @@ fn args(out: PathBuf) -> DatagenArgs {
     }
 }
 
-/// Every record of a data file datagen wrote.
-fn read_records(path: &std::path::Path) -> Vec<Record> {
-    let file = File::open(path).expect("output");
-    RecordReader::new(std::io::BufReader::new(file))
-        .expect("header")
-        .collect::<Result<_, _>>()
-        .expect("records")
+fn temp(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("chariot-datagen-{name}-{}", std::process::id()))
 }
 
+/// The run stops at the first game (in index order) that brings the kept
+/// positions to the target; the file holds exactly the counted games, and
+/// the default filters find in it what the summary said.
 #[test]
-fn writes_quiet_labelled_unique_positions() {
-    let out = std::env::temp_dir().join(format!("chariot-datagen-{}.bin", std::process::id()));
-    generate(&args(out.clone())).expect("datagen");
-    let records = read_records(&out);
+fn writes_the_games_it_counts() {
+    let out = temp("count.games");
+    let summary = generate(&args(out.clone())).expect("datagen");
+    let games = read_games(&out).expect("games");
     let _ = std::fs::remove_file(&out);
-    assert_eq!(records.len(), 150);
-    let mut keys = HashSet::new();
-    for r in &records {
-        let mut pos = r.to_position().expect("a legal position");
-        assert!(!pos.in_check());
-        assert!(is_quiet(&mut pos));
-        assert!((-1..=1).contains(&r.result));
-        assert!(keys.insert(pos.key()), "duplicate {}", pos.fen());
+    assert!(summary.selector.kept >= 150);
+    assert_eq!(games.len() as u64, summary.games);
+    let mut sel = Selector::new(Filters::default());
+    let mut plies = 0;
+    for g in &games {
+        plies += g.plies.len();
+        g.replay(|pos, ply| {
+            let _ = sel.judge(pos, ply);
+        })
+        .expect("replays");
     }
+    assert_eq!(plies as u64, summary.plies);
+    assert_eq!(sel.kept, summary.selector.kept);
+    // Without the last game the target was not reached yet.
+    let last = games.last().expect("a game");
+    assert!(sel.kept - last.scored() as u64 <= 150);
 }
 
+/// The same seed gives the same file, whatever the thread count, plain
+/// or compressed.
 #[test]
-fn one_thread_runs_repeat_exactly() {
-    let dir = std::env::temp_dir();
-    let files: Vec<PathBuf> = (0..2)
-        .map(|k| dir.join(format!("chariot-datagen-rep{k}-{}.bin", std::process::id())))
-        .collect();
-    for f in &files {
+fn runs_repeat_exactly_with_any_thread_count() {
+    let files: Vec<PathBuf> = (0..3).map(|k| temp(&format!("rep{k}.games"))).collect();
+    for (k, f) in files.iter().enumerate() {
         let mut a = args(f.clone());
-        a.threads = 1;
-        a.positions = Some(80);
+        a.threads = [1, 2, 2][k];
+        a.positions = None;
+        a.games = Some(6);
         generate(&a).expect("datagen");
     }
     let bytes: Vec<Vec<u8>> = files
         .iter()
         .map(|f| std::fs::read(f).expect("read"))
         .collect();
-    for f in &files {
+    let xz = temp("rep.games.xz");
+    let mut a = args(xz.clone());
+    a.positions = None;
+    a.games = Some(6);
+    generate(&a).expect("datagen");
+    let unpacked = read_games(&xz).expect("xz games");
+    for f in files.iter().chain([&xz]) {
         let _ = std::fs::remove_file(f);
     }
-    assert_eq!(bytes[0].len(), 16 + 80 * 32);
-    assert!(bytes[0] == bytes[1], "two runs with one thread differ");
+    assert!(bytes[0] == bytes[1] && bytes[1] == bytes[2], "runs differ");
+    let plain = engine::nnue::games::GameReader::new(&bytes[0][..])
+        .expect("header")
+        .collect::<Result<Vec<_>, _>>()
+        .expect("games");
+    assert_eq!(plain, unpacked);
+    assert_eq!(plain.len(), 6);
 }
 
 #[test]
-fn recorded_games_are_labelled_with_their_result() {
-    let dir = std::env::temp_dir();
-    let pgn = dir.join(format!("chariot-datagen-{}.pgn", std::process::id()));
-    let out = dir.join(format!("chariot-datagen-pgn-{}.bin", std::process::id()));
+fn recorded_games_keep_their_moves_and_result() {
+    let pgn = temp("in.pgn");
+    let out = temp("pgn.games");
     std::fs::write(
         &pgn,
         "[Event \"a\"]\n[Result \"1-0\"]\n[Format \"ICCS\"]\n\n\
-             1. h2e2 h9g7 2. h0g2 i9h9 3. i0h0 b9c7 1-0\n\n\
-             [Event \"b\"]\n[Result \"*\"]\n[Format \"ICCS\"]\n\n1. h2e2 *\n",
+         1. h2e2 h9g7 2. h0g2 i9h9 3. i0h0 b9c7 1-0\n\n\
+         [Event \"b\"]\n[Result \"*\"]\n[Format \"ICCS\"]\n\n1. h2e2 *\n",
     )
     .expect("write PGN");
     let mut a = args(out.clone());
     a.positions = None;
     a.pgn = Some(pgn.clone());
-    generate(&a).expect("datagen --pgn");
-    let records = read_records(&out);
+    let summary = generate(&a).expect("datagen --pgn");
+    let games = read_games(&out).expect("games");
     let _ = std::fs::remove_file(&out);
     let _ = std::fs::remove_file(&pgn);
-    assert!(!records.is_empty() && records.len() <= 6);
-    for r in &records {
-        let expected = if r.side == Color::Red { 1 } else { -1 };
-        assert_eq!(r.result, expected);
-    }
+    assert_eq!(summary.skipped, 1, "the game without a result");
+    assert_eq!(games.len(), 1);
+    let g = &games[0];
+    assert_eq!(g.result, GameResult::RedWins);
+    let moves: Vec<String> = g.plies.iter().map(|p| p.mv.to_string()).collect();
+    assert_eq!(moves, ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"]);
+    assert!(g.plies.iter().all(|p| p.score.is_some()));
 }
 
 #[test]
-fn quietness_sees_a_hanging_piece() {
-    // Red's chariot on a5 can take an undefended Black horse on a8: a
-    // capture gains material, so the position is not quiet.
-    let mut pos = Position::from_fen("3akab2/n8/9/9/R8/9/9/9/9/3K5 w - - 0 1").expect("FEN");
-    assert!(!is_quiet(&mut pos));
-    let mut start = Position::startpos();
-    assert!(is_quiet(&mut start));
+fn bad_input_is_an_error_not_a_crash() {
+    let mut a = args(temp("bad.games"));
+    a.openings = temp("missing.epd");
+    assert!(generate(&a).is_err());
+    let empty = temp("empty.epd");
+    std::fs::write(&empty, "# nothing\n\n").expect("write");
+    a.openings = empty.clone();
+    assert!(generate(&a).is_err());
+    std::fs::write(&empty, "not a fen\n").expect("write");
+    let err = generate(&a).expect_err("bad FEN");
+    assert!(format!("{err:#}").contains(":1: bad FEN"), "{err:#}");
+    let _ = std::fs::remove_file(&empty);
+    let _ = std::fs::remove_file(temp("bad.games"));
+    assert!(read_games(&temp("nothing-here.games")).is_err());
 }

@@ -5,23 +5,26 @@
 //! the real binary; `protocol/examples/storm.rs` feeds millions of them
 //! through [`super::protocol`]'s property in-process.
 
-/// A small xorshift generator: reproducible without an external crate.
-pub struct Rng(pub u64);
+use rand::{Rng as _, RngCore, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+
+/// The fuzzers' random stream: a seeded PCG, so a failing seed replays.
+pub struct Rng(Pcg64Mcg);
 
 impl Rng {
+    /// The stream of `seed`.
+    pub fn new(seed: u64) -> Rng {
+        Rng(Pcg64Mcg::seed_from_u64(seed))
+    }
+
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
+        self.0.next_u64()
     }
 
     /// A number in `0..n` (`n` > 0).
     pub fn below(&mut self, n: usize) -> usize {
-        usize::try_from(self.next_u64() % (n as u64)).unwrap_or(0)
+        self.0.gen_range(0..n.max(1))
     }
 
     /// One of `items` (not empty).
