@@ -99,6 +99,10 @@ pub struct DatagenArgs {
     /// network file.
     #[arg(long, value_name = "builtin|hand|FILE", default_value = "builtin")]
     pub(crate) eval: String,
+    /// Append this run to a data directory's manifest (the output must lie
+    /// in the manifest's directory; docs/nnue.md §8).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) manifest: Option<PathBuf>,
 }
 
 impl DatagenArgs {
@@ -123,16 +127,59 @@ impl DatagenArgs {
 
 /// Runs the subcommand: plays, writes, reports.
 pub fn run(args: &DatagenArgs) -> ExitCode {
-    match generate(args) {
-        Ok(summary) => {
-            summary.print(&args.out);
-            ExitCode::SUCCESS
+    let done = generate(args).and_then(|summary| {
+        summary.print(&args.out);
+        match &args.manifest {
+            Some(m) => record_chunk(args, &summary, m),
+            None => Ok(()),
         }
+    });
+    match done {
+        Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("chariot datagen: {e:#}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// Appends the run's chunk to the manifest at `manifest`.
+fn record_chunk(args: &DatagenArgs, s: &Summary, manifest: &Path) -> Result<()> {
+    let here = |p: &Path| {
+        p.parent()
+            .map(|d| if d.as_os_str().is_empty() { Path::new(".") } else { d })
+            .and_then(|d| d.canonicalize().ok())
+    };
+    if here(&args.out).is_none() || here(&args.out) != here(manifest) {
+        bail!(
+            "--manifest {}: the output {} must lie in the manifest's directory",
+            manifest.display(),
+            args.out.display()
+        );
+    }
+    let file = args
+        .out
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let eval = s.eval.clone();
+    crate::data_cli::append_chunk(
+        manifest,
+        crate::data_cli::Chunk {
+            file,
+            sha256: crate::data_cli::sha256(&args.out)?,
+            bytes: s.bytes,
+            command: crate::data_cli::command_line(),
+            engine: format!("chariot {}", crate::VERSION),
+            eval,
+            seed: args.seed,
+            games: s.games,
+            plies: s.plies,
+            scored: s.scored,
+            kept: s.selector.kept,
+            seconds: (s.elapsed.as_secs_f64() * 10.0).round() / 10.0,
+        },
+    )
 }
 
 /// Reads the opening positions: the FEN part of each line (the first two
@@ -228,6 +275,8 @@ struct Summary {
     endings: [u64; 4],
     elapsed: Duration,
     bytes: u64,
+    /// The evaluation of the searches, described.
+    eval: String,
 }
 
 impl Summary {
@@ -242,6 +291,7 @@ impl Summary {
             endings: [0; 4],
             elapsed: Duration::ZERO,
             bytes: 0,
+            eval: String::new(),
         }
     }
 
@@ -368,6 +418,9 @@ fn generate(args: &DatagenArgs) -> Result<Summary> {
     let start = Instant::now();
     let terminal = std::io::stderr().is_terminal();
     let mut summary = Summary::new();
+    summary.eval = network
+        .as_ref()
+        .map_or_else(|| "hand-written".to_string(), |n| n.describe());
     std::thread::scope(|s| -> Result<()> {
         for _ in 0..args.threads {
             let tx = tx.clone();

@@ -9,6 +9,7 @@
 
 mod bench_cli;
 mod book_cli;
+mod data_cli;
 mod datagen_cli;
 mod perft_cli;
 
@@ -21,7 +22,7 @@ use clap::{Parser, Subcommand};
 /// What `--version` prints: the version, the commit the binary was built
 /// from (`unknown` without git) and
 /// the build date, both recorded by `build.rs`.
-const VERSION: &str = concat!(
+pub(crate) const VERSION: &str = concat!(
     env!("CARGO_PKG_VERSION"),
     " (commit ",
     env!("CHARIOT_GIT_COMMIT"),
@@ -55,8 +56,10 @@ enum Command {
     Book(book_cli::BookArgs),
     /// Search the fixed bench positions and print the node count (the behaviour signature).
     Bench(bench_cli::BenchArgs),
-    /// Generate NNUE training positions by self-play or from recorded games (docs/nnue.md).
+    /// Generate NNUE training games by self-play or score recorded games (docs/nnue.md).
     Datagen(datagen_cli::DatagenArgs),
+    /// Training data kept in the repository: check a directory against its manifest.
+    Data(data_cli::DataArgs),
 }
 
 fn main() -> ExitCode {
@@ -73,6 +76,7 @@ fn main() -> ExitCode {
         Some(Command::Book(args)) => book_cli::run(&args),
         Some(Command::Bench(args)) => bench_cli::run(&args),
         Some(Command::Datagen(args)) => datagen_cli::run(&args),
+        Some(Command::Data(args)) => data_cli::run(&args),
         None => protocol_mode(),
     }
 }

@@ -24,6 +24,7 @@ fn args(out: PathBuf) -> DatagenArgs {
         pgn: None,
         seed: 7,
         eval: "builtin".to_string(),
+        manifest: None,
     }
 }
 
@@ -134,4 +135,39 @@ fn bad_input_is_an_error_not_a_crash() {
     let _ = std::fs::remove_file(&empty);
     let _ = std::fs::remove_file(temp("bad.games"));
     assert!(read_games(&temp("nothing-here.games")).is_err());
+}
+
+/// A chunk recorded in a manifest checks out; a changed byte does not.
+#[test]
+fn manifests_prove_their_chunks() {
+    let dir = temp("manifest-dir");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let manifest = dir.join(crate::data_cli::MANIFEST);
+    for k in 0..2u64 {
+        let mut a = args(dir.join(format!("c{k}.games.xz")));
+        a.positions = None;
+        a.games = Some(3);
+        a.seed = 100 + 3 * k;
+        a.manifest = Some(manifest.clone());
+        let s = generate(&a).expect("datagen");
+        record_chunk(&a, &s, &manifest).expect("recorded");
+    }
+    let totals = crate::data_cli::check(&dir).expect("checks");
+    assert_eq!((totals.chunks, totals.games), (2, 6));
+    assert!(totals.kept > 0 && totals.kept <= totals.scored);
+    let c0 = dir.join("c0.games.xz");
+    let mut bytes = std::fs::read(&c0).expect("chunk");
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&c0, bytes).expect("write");
+    let err = crate::data_cli::check(&dir).expect_err("damaged");
+    assert!(format!("{err:#}").contains("SHA-256"), "{err:#}");
+    let mut elsewhere = args(temp("elsewhere.games"));
+    elsewhere.games = Some(1);
+    elsewhere.positions = None;
+    elsewhere.manifest = Some(manifest.clone());
+    let s = generate(&elsewhere).expect("datagen");
+    assert!(record_chunk(&elsewhere, &s, &manifest).is_err());
+    let _ = std::fs::remove_file(temp("elsewhere.games"));
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,0 +1,307 @@
+//! Training data kept in the repository (`docs/nnue.md` §8): a directory
+//! per network generation with xz-compressed games chunks and a
+//! `MANIFEST.toml` that names, for each chunk, the exact command and seed
+//! that made it, the commit and evaluation that played it, its counts and
+//! its SHA-256.
+//!
+//! `chariot datagen --manifest FILE` appends its chunk to a manifest;
+//! `chariot data check DIR` proves a directory against its manifest (every
+//! checksum and count, by decoding every game) and prints the generation's
+//! totals, duplicates across chunks removed as the trainer removes them.
+
+use std::fmt::Write as _;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use engine::nnue::games::{self, Filters, Selector};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+/// The manifest's file name in a data directory.
+pub const MANIFEST: &str = "MANIFEST.toml";
+
+/// A data directory's manifest.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// The generation's name (the directory's).
+    pub name: String,
+    /// The data format.
+    pub format: String,
+    /// The chunks, in the order the trainer reads them.
+    #[serde(default)]
+    pub chunk: Vec<Chunk>,
+}
+
+/// One chunk: one `chariot datagen` run.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Chunk {
+    /// File name, relative to the manifest.
+    pub file: String,
+    /// SHA-256 of the file, hex.
+    pub sha256: String,
+    /// File size.
+    pub bytes: u64,
+    /// The command that wrote it, as run.
+    pub command: String,
+    /// `chariot --version` of the binary that ran it.
+    pub engine: String,
+    /// The evaluation of its searches.
+    pub eval: String,
+    /// Seed of its first game (game `i` uses `seed + i`).
+    pub seed: u64,
+    /// Games.
+    pub games: u64,
+    /// Plies.
+    pub plies: u64,
+    /// Plies searched (scored positions).
+    pub scored: u64,
+    /// Positions the default filters keep within the chunk.
+    pub kept: u64,
+    /// Wall time of the run, seconds.
+    pub seconds: f64,
+}
+
+/// The data format's name in manifests.
+const FORMAT: &str = "chariot games v1 (docs/nnue.md §3)";
+
+/// SHA-256 of a file, hex.
+///
+/// # Errors
+/// The file cannot be read.
+pub fn sha256(path: &Path) -> Result<String> {
+    let mut file =
+        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let mut hasher = Sha256::new();
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        let n = file.read(&mut buf)?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&buf[..n]);
+    }
+    let mut hex = String::with_capacity(64);
+    for b in hasher.finalize() {
+        let _ = write!(hex, "{b:02x}");
+    }
+    Ok(hex)
+}
+
+/// Reads a manifest.
+///
+/// # Errors
+/// The file cannot be read or is not a manifest.
+pub fn read_manifest(path: &Path) -> Result<Manifest> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    toml::from_str(&text).with_context(|| format!("{} is not a data manifest", path.display()))
+}
+
+/// Appends `chunk` to the manifest at `path`, creating it (named after its
+/// directory) when there is none.
+///
+/// # Errors
+/// The manifest exists but is not one, names the chunk's file already,
+/// or cannot be written.
+pub fn append_chunk(path: &Path, chunk: Chunk) -> Result<()> {
+    let mut manifest = if path.exists() {
+        read_manifest(path)?
+    } else {
+        let name = path
+            .parent()
+            .and_then(Path::file_name)
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        Manifest {
+            name,
+            format: FORMAT.to_string(),
+            chunk: Vec::new(),
+        }
+    };
+    if manifest.chunk.iter().any(|c| c.file == chunk.file) {
+        bail!("{} already lists {}", path.display(), chunk.file);
+    }
+    manifest.chunk.push(chunk);
+    let text = toml::to_string(&manifest).context("cannot write the manifest as TOML")?;
+    let header = "# Training data of one network generation: see docs/nnue.md §8.\n";
+    std::fs::write(path, format!("{header}{text}"))
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Arguments of `chariot data`.
+#[derive(clap::Args)]
+pub struct DataArgs {
+    #[command(subcommand)]
+    command: DataCommand,
+}
+
+#[derive(clap::Subcommand)]
+enum DataCommand {
+    /// Check a data directory against its MANIFEST.toml: every chunk's
+    /// checksum and counts, every game replayed; print the totals.
+    Check {
+        /// The directory (holding MANIFEST.toml).
+        dir: PathBuf,
+    },
+}
+
+/// Runs `chariot data`.
+pub fn run(args: &DataArgs) -> ExitCode {
+    let DataCommand::Check { dir } = &args.command;
+    match check(dir) {
+        Ok(totals) => {
+            println!("{totals}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("chariot data check: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// What a data directory holds, once checked.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Totals {
+    /// The generation's name.
+    pub name: String,
+    /// Chunks.
+    pub chunks: usize,
+    /// Games, plies, scored plies.
+    pub games: u64,
+    /// Plies.
+    pub plies: u64,
+    /// Searched plies.
+    pub scored: u64,
+    /// Positions the default filters keep over the whole directory
+    /// (duplicates across chunks dropped).
+    pub kept: u64,
+    /// Compressed bytes.
+    pub bytes: u64,
+}
+
+impl std::fmt::Display for Totals {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        #[allow(clippy::cast_precision_loss)]
+        let per = self.bytes as f64 / self.kept.max(1) as f64;
+        write!(
+            f,
+            "{}: {} chunks verified, {} games, {} plies ({} searched), {} positions kept \
+             by the default filters, {} bytes ({per:.2} bytes a kept position)",
+            self.name, self.chunks, self.games, self.plies, self.scored, self.kept, self.bytes
+        )
+    }
+}
+
+/// Proves `dir` against its manifest (module docs).
+///
+/// # Errors
+/// A missing or unreadable manifest or chunk, a checksum or count that
+/// differs, a game that does not replay.
+pub fn check(dir: &Path) -> Result<Totals> {
+    let manifest = read_manifest(&dir.join(MANIFEST))?;
+    if manifest.chunk.is_empty() {
+        bail!("{} lists no chunk", dir.join(MANIFEST).display());
+    }
+    let mut totals = Totals {
+        name: manifest.name.clone(),
+        ..Totals::default()
+    };
+    let mut across = Selector::new(Filters::default());
+    for c in &manifest.chunk {
+        let path = dir.join(&c.file);
+        let sum = sha256(&path)?;
+        if sum != c.sha256 {
+            bail!("{}: SHA-256 {sum}, the manifest says {}", c.file, c.sha256);
+        }
+        let mut within = Selector::new(Filters::default());
+        let (mut games, mut plies, mut scored) = (0u64, 0u64, 0u64);
+        for game in games::open(&path).with_context(|| format!("in {}", c.file))? {
+            let game = game.with_context(|| format!("in {}", c.file))?;
+            games += 1;
+            plies += game.plies.len() as u64;
+            scored += game.scored() as u64;
+            game.replay(|pos, ply| {
+                let _ = within.judge(pos, ply);
+                let _ = across.judge(pos, ply);
+            })
+            .map_err(|e| anyhow::anyhow!("{}: {e}", c.file))?;
+        }
+        let found = (games, plies, scored, within.kept);
+        let listed = (c.games, c.plies, c.scored, c.kept);
+        if found != listed {
+            bail!(
+                "{}: games, plies, searched, kept are {found:?}; the manifest says {listed:?}",
+                c.file
+            );
+        }
+        totals.chunks += 1;
+        totals.games += games;
+        totals.plies += plies;
+        totals.scored += scored;
+        totals.bytes += c.bytes;
+    }
+    totals.kept = across.kept;
+    Ok(totals)
+}
+
+/// The command line as run, each argument quoted for a POSIX shell when it
+/// needs it, so that the manifest's command can be pasted back.
+pub fn command_line() -> String {
+    std::env::args()
+        .map(|a| {
+            let plain = !a.is_empty()
+                && a.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+            if plain {
+                a
+            } else {
+                format!("'{}'", a.replace('\'', r"'\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn manifests_append_and_round_trip() {
+        let dir = std::env::temp_dir().join(format!("chariot-manifest-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let path = dir.join(MANIFEST);
+        let _ = std::fs::remove_file(&path);
+        let chunk = |file: &str| Chunk {
+            file: file.to_string(),
+            sha256: "00".repeat(32),
+            command: "chariot datagen --out 'a b.games.xz' --seed 5".to_string(),
+            seed: 5,
+            games: 3,
+            seconds: 1.5,
+            ..Chunk::default()
+        };
+        append_chunk(&path, chunk("a.games.xz")).expect("first");
+        append_chunk(&path, chunk("b.games.xz")).expect("second");
+        assert!(append_chunk(&path, chunk("a.games.xz")).is_err(), "listed twice");
+        let m = read_manifest(&path).expect("reads back");
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(m.chunk, vec![chunk("a.games.xz"), chunk("b.games.xz")]);
+        assert_eq!(m.format, FORMAT);
+        assert!(m.name.starts_with("chariot-manifest-"));
+    }
+
+    #[test]
+    fn sha256_of_a_known_text() {
+        let path = std::env::temp_dir().join(format!("chariot-sha-{}", std::process::id()));
+        std::fs::write(&path, "abc").expect("write");
+        let sum = sha256(&path).expect("sum");
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(
+            sum,
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+}
