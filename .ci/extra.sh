@@ -6,3 +6,6 @@ cd "$(dirname "$0")/.."
 
 echo "== documentation citations and links"
 .ci/check-doc-links.sh
+
+echo "== C library from Python ctypes (the release build's libchariot)"
+python3 ffi/tests/python/test_ctypes.py

@@ -170,7 +170,7 @@ fn record_chunk(args: &DatagenArgs, s: &Summary, manifest: &Path) -> Result<()> 
             sha256: crate::data_cli::sha256(&args.out)?,
             bytes: s.bytes,
             command: crate::data_cli::command_line(),
-            engine: format!("chariot {}", crate::VERSION),
+            engine: format!("chariot {}", protocol::VERSION),
             eval,
             seed: args.seed,
             games: s.games,

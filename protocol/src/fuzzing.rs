@@ -244,7 +244,15 @@ pub fn games(data: &[u8]) {
 
 /// Where the session writes: a shared buffer the harness reads afterwards.
 #[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
+pub(crate) struct Captured(Arc<Mutex<Vec<u8>>>);
+
+impl Captured {
+    /// Everything written so far, decoded leniently.
+    pub(crate) fn text(&self) -> String {
+        let bytes = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+}
 
 impl Write for Captured {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
@@ -316,13 +324,7 @@ pub fn protocol(data: &[u8]) -> usize {
     drop(tx);
     let captured = Captured::default();
     Session::new(Output::new(Box::new(captured.clone()))).run(&rx);
-    let bytes = captured
-        .0
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .clone();
-    let text = String::from_utf8_lossy(&bytes);
-    check_transcript(&text, gos, variant)
+    check_transcript(&captured.text(), gos, variant)
 }
 
 /// Checks a session's output: each `bestmove` is legal in the last `Fen:`

@@ -13,3 +13,16 @@ pub mod options;
 pub mod output;
 pub mod reader;
 pub mod session;
+
+/// The version with its provenance, as `chariot --version` prints it and
+/// the C library's `chariot_version` returns it: the package version, the
+/// commit the build came from (`unknown` without git) and the build date,
+/// both recorded by `build.rs`.
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("CHARIOT_GIT_COMMIT"),
+    ", built ",
+    env!("CHARIOT_BUILD_DATE"),
+    ")"
+);

@@ -13,23 +13,11 @@ mod data_cli;
 mod datagen_cli;
 mod perft_cli;
 
-use protocol::{output, reader, session};
+use protocol::{VERSION, output, reader, session};
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-
-/// What `--version` prints: the version, the commit the binary was built
-/// from (`unknown` without git) and
-/// the build date, both recorded by `build.rs`.
-pub(crate) const VERSION: &str = concat!(
-    env!("CARGO_PKG_VERSION"),
-    " (commit ",
-    env!("CHARIOT_GIT_COMMIT"),
-    ", built ",
-    env!("CHARIOT_BUILD_DATE"),
-    ")"
-);
 
 /// Chariot, a xiangqi engine.
 #[derive(Parser)]

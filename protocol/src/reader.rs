@@ -96,6 +96,14 @@ fn line_read(too_long: bool) -> LineRead {
     }
 }
 
+/// One line (without its line end) as the session takes it: decoded
+/// leniently (invalid UTF-8 becomes a replacement character, which no
+/// keyword matches) and parsed. The reader and the C library both read
+/// lines through this.
+pub fn parse_line(line: &[u8]) -> Input {
+    Input::Line(String::from_utf8_lossy(line).parse::<Command>())
+}
+
 /// Reads `reader` to its end, sending every line to `tx`, then
 /// [`Input::Eof`]. Returns early when the session has gone.
 pub fn run(mut reader: impl BufRead, tx: &Sender<Input>) {
@@ -107,7 +115,7 @@ pub fn run(mut reader: impl BufRead, tx: &Sender<Input>) {
             Ok(LineRead::TooLong) => Input::Line(Err(ParseError::Malformed(format!(
                 "line longer than {MAX_LINE} bytes ignored"
             )))),
-            Ok(LineRead::Line) => Input::Line(String::from_utf8_lossy(&buf).parse::<Command>()),
+            Ok(LineRead::Line) => parse_line(&buf),
         };
         let eof = matches!(item, Input::Eof);
         if tx.send(item).is_err() || eof {
@@ -196,6 +204,22 @@ mod tests {
         assert_eq!(got.len(), 2);
         assert_eq!((got[0].0.len(), got[0].1), (100, true));
         assert_eq!(got[1], (b"quit".to_vec(), false));
+    }
+
+    #[test]
+    fn parse_line_decodes_leniently() {
+        assert!(matches!(
+            parse_line(b"isready"),
+            Input::Line(Ok(Command::IsReady))
+        ));
+        assert!(matches!(
+            parse_line(b"  quit \t"),
+            Input::Line(Ok(Command::Quit))
+        ));
+        assert!(matches!(parse_line(b""), Input::Line(Ok(Command::Empty))));
+        assert!(
+            matches!(parse_line(b"isready\xff"), Input::Line(Err(ParseError::Unknown(t))) if t == "isready?")
+        );
     }
 
     #[test]

@@ -6,13 +6,15 @@
 //! and perft jobs, to their final line) and `commands` (the commands that
 //! finish at once).
 //!
-//! It runs on its own thread, fed by the reader over a channel. While idle
-//! it handles commands in arrival order. While a search runs (on the
-//! engine's worker) it waits in one `select!` for the next input line or
-//! the end of the search, whichever comes first: `isready`, `stop`,
-//! `ponderhit`, `probe`, `quit` and EOF act at once, every other line is
-//! queued until the final line (`docs/ucci.md` §9 c; in batch mode nearly
-//! everything waits). Exactly one final line is printed per `go`: it is
+//! It runs on its own thread, fed over a channel by the reader (or by the
+//! C library, `ffi/`). While idle it handles commands in arrival order.
+//! While a search runs (on the engine's worker) it waits in one `select!`
+//! for the next input line or the end of the search, whichever comes
+//! first: `isready`, `stop`, `ponderhit`, `probe`, `quit` and EOF act at
+//! once, every other line is queued until the final line (`docs/ucci.md`
+//! §9 c; in batch mode nearly everything waits). The library's
+//! [`Input::Abort`] always acts at once, so that closing an engine never
+//! waits for a search. Exactly one final line is printed per `go`: it is
 //! held back while pondering, or for `go infinite`, until `ponderhit` or
 //! `stop`. A `go perft` counts on a thread of its own in the same way, so
 //! that a deep count can be stopped.
@@ -20,6 +22,8 @@
 mod commands;
 mod go;
 mod jobs;
+#[cfg(test)]
+mod tests;
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -42,6 +46,11 @@ pub enum Input {
     Line(Result<Command, ParseError>),
     /// End of stdin (or a read error): acts as `quit`.
     Eof,
+    /// The host is closing the session (the C library's `chariot_destroy`):
+    /// a running search or count is stopped at once and the session ends.
+    /// Unlike [`Input::Eof`] it is never queued, not even in batch mode, so
+    /// that whoever sends it can wait for the session to end.
+    Abort,
 }
 
 /// Whether the session goes on after a command.
@@ -152,6 +161,7 @@ impl Session {
         };
         let own_limitless = run.holds();
         let acts = match &item {
+            Input::Abort => true,
             Input::Eof | Input::Line(Ok(Command::Quit | Command::Stop)) => {
                 !self.options.batch || own_limitless
             }
@@ -186,6 +196,10 @@ impl Session {
     fn during_perft(&mut self, item: Input) -> Flow {
         match item {
             Input::Line(Ok(Command::Empty)) => {}
+            Input::Abort => {
+                self.stop_perft();
+                return self.quit();
+            }
             _ if self.options.batch => self.queue.push_back(item),
             Input::Line(Ok(Command::IsReady)) => self.out.line("readyok"),
             Input::Line(Ok(Command::Stop)) => self.stop_perft(),
@@ -213,7 +227,7 @@ impl Session {
     /// Handles one input while idle.
     fn idle(&mut self, item: Input) -> Flow {
         let command = match item {
-            Input::Eof => return self.quit(),
+            Input::Eof | Input::Abort => return self.quit(),
             Input::Line(Err(ParseError::BadPosition(why))) => {
                 self.position = None;
                 self.bans.clear();
