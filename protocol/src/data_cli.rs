@@ -94,8 +94,8 @@ pub fn sha256(path: &Path) -> Result<String> {
 /// # Errors
 /// The file cannot be read or is not a manifest.
 pub fn read_manifest(path: &Path) -> Result<Manifest> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read {}", path.display()))?;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     toml::from_str(&text).with_context(|| format!("{} is not a data manifest", path.display()))
 }
 
@@ -285,7 +285,10 @@ mod tests {
         };
         append_chunk(&path, chunk("a.games.xz")).expect("first");
         append_chunk(&path, chunk("b.games.xz")).expect("second");
-        assert!(append_chunk(&path, chunk("a.games.xz")).is_err(), "listed twice");
+        assert!(
+            append_chunk(&path, chunk("a.games.xz")).is_err(),
+            "listed twice"
+        );
         let m = read_manifest(&path).expect("reads back");
         let _ = std::fs::remove_dir_all(&dir);
         assert_eq!(m.chunk, vec![chunk("a.games.xz"), chunk("b.games.xz")]);

@@ -147,7 +147,13 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
 fn record_chunk(args: &DatagenArgs, s: &Summary, manifest: &Path) -> Result<()> {
     let here = |p: &Path| {
         p.parent()
-            .map(|d| if d.as_os_str().is_empty() { Path::new(".") } else { d })
+            .map(|d| {
+                if d.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    d
+                }
+            })
             .and_then(|d| d.canonicalize().ok())
     };
     if here(&args.out).is_none() || here(&args.out) != here(manifest) {
