@@ -203,6 +203,11 @@ pub struct Experiment {
     pub policy: TtPolicy,
     /// Store quiescence (depth-0) results in the table.
     pub store_qs: bool,
+    /// Search as the seeds' engines did: iterative deepening, PVS,
+    /// aspiration, the null move, check extensions, histories and killers,
+    /// but no internal iterative reduction, singular extensions, late-move
+    /// reductions or pruning, futility (reverse included) or SEE pruning.
+    pub classic: bool,
 }
 
 impl Default for Experiment {
@@ -211,6 +216,7 @@ impl Default for Experiment {
         Experiment {
             policy: TtPolicy::TwoTier,
             store_qs: true,
+            classic: false,
         }
     }
 }

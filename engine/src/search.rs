@@ -251,7 +251,8 @@ impl<'a, M: Mode> Search<'a, M> {
         // guesswork; search it a ply shallower, and the next iteration,
         // finding the move this one stores, searches it at full depth. The
         // root's depth is the iteration's.
-        let depth = if !root && depth >= IIR_DEPTH && tt_moves[0].is_none() && excluded.is_none() {
+        let iir = !root && tt_moves[0].is_none() && excluded.is_none() && !self.classic();
+        let depth = if iir && depth >= IIR_DEPTH {
             depth - 1
         } else {
             depth
@@ -270,7 +271,7 @@ impl<'a, M: Mode> Search<'a, M> {
         let mut quiets_tried: arrayvec::ArrayVec<(Move, PieceTo), 64> = arrayvec::ArrayVec::new();
         let after_evasion = ply >= 1 && self.stack[ply - 1].static_eval.is_none();
         let lmp = LateMovePruning::new(depth, improving, after_evasion);
-        let singular = if excluded.is_none() && !repeated && !root {
+        let singular = if excluded.is_none() && !repeated && !root && !self.classic() {
             singular_candidate(&hit, depth)
         } else {
             None
@@ -305,7 +306,9 @@ impl<'a, M: Mode> Search<'a, M> {
             }
             let capture = self.pos.is_capture(mv);
             let pt = self.piece_to(mv);
-            let quiet_late = class == MoveClass::Quiet && searched > 0 && best > -MATE_BOUND;
+            // Pruning of late moves (none in the classic search).
+            let quiet_late =
+                class == MoveClass::Quiet && searched > 0 && best > -MATE_BOUND && !self.classic();
             if !pv_node && !in_check && quiet_late && lmp.prunes(&self.pos, mv, searched) {
                 continue;
             }
@@ -320,6 +323,7 @@ impl<'a, M: Mode> Search<'a, M> {
             // A futile move goes whatever the exchange says, so the
             // exchange is not asked.
             let see_losing = !futile_quiet
+                && !self.classic()
                 && !pv_node
                 && !in_check
                 && searched > 0
@@ -357,14 +361,13 @@ impl<'a, M: Mode> Search<'a, M> {
                 -self.search(-b, -a, new_depth, ply + 1, kind.first_child())
             } else {
                 let late = searched >= if pv_node { 4 } else { 2 };
-                let r =
-                    if depth >= 3 && late && class == MoveClass::Quiet && !gives_check && !in_check
-                    {
-                        self.late_reduction(depth, searched, pv_node, improving, order_score)
-                            .clamp(0, new_depth - 1)
-                    } else {
-                        0
-                    };
+                let reducible = class == MoveClass::Quiet && !gives_check && !in_check;
+                let r = if depth >= 3 && late && reducible && !self.classic() {
+                    self.late_reduction(depth, searched, pv_node, improving, order_score)
+                        .clamp(0, new_depth - 1)
+                } else {
+                    0
+                };
                 self.search_late_move(a, b, new_depth, r, ply, pv_node)
             };
             let score = if is_decisive(score) {

@@ -67,23 +67,31 @@
 //!
 //! # Comparison policies
 //!
-//! For measuring what the two tiers buy, the same memory can run as a
+//! For measuring what the two tiers buy (the table experiments, run by the
+//! search's trial mode; play calls the two-tier rule directly), the same
+//! memory can run other rules (`tt/replace.rs`): as a
 //! single-entry-per-slot table (each of the two slots of a bucket is then
-//! its own 1-entry bucket indexed by one more key bit): `Always` replaces
-//! unconditionally, `Depth` replaces when deeper-or-equal or older. `Off`
-//! never stores and never hits.
+//! its own 1-entry bucket indexed by one more key bit), `Always` replaces
+//! unconditionally and `Depth` when deeper-or-equal or older; with the
+//! two slots of a bucket, `TwoTierAged` is two-tier with tier 1's priority
+//! fading by [`AGE_WEIGHT`] plies per search of age instead of lost at
+//! once, and `Bucket` is Stockfish's style (the same position's slot
+//! updated in place, else the slot with the lowest depth − age worth
+//! evicted). `Off` never stores and never hits.
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use board::{Move, Position};
 
-use crate::score::{Bound, Score, from_tt, to_tt};
+use crate::score::{Bound, Score, from_tt};
 
 mod memory;
+mod replace;
 
 use memory::Buckets;
 
-/// Which replacement scheme the table runs (bench comparisons).
+/// Which replacement scheme the table runs (the table experiments; the
+/// rules are in `tt/replace.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum TtPolicy {
     /// No table: every probe misses.
@@ -96,7 +104,19 @@ pub enum TtPolicy {
     /// always-replace tier 2.
     #[default]
     TwoTier,
+    /// Two tiers, with tier 1's priority fading by age: an entry of `a`
+    /// searches ago keeps tier 1 only against depths below its own depth
+    /// minus [`AGE_WEIGHT`]` × a`, instead of losing it outright.
+    TwoTierAged,
+    /// Two equal slots per bucket in the style of Stockfish's: the same
+    /// position's slot is updated in place, otherwise the victim is the
+    /// slot with the lowest depth − [`AGE_WEIGHT`]` × age`.
+    Bucket,
 }
+
+/// Plies of depth one search generation of age is worth in the ageing
+/// policies ([`TtPolicy::TwoTierAged`], [`TtPolicy::Bucket`]).
+pub const AGE_WEIGHT: i32 = 4;
 
 impl std::str::FromStr for TtPolicy {
     type Err = String;
@@ -107,8 +127,10 @@ impl std::str::FromStr for TtPolicy {
             "always" => Ok(TtPolicy::Always),
             "depth" => Ok(TtPolicy::Depth),
             "two-tier" | "twotier" | "two_tier" => Ok(TtPolicy::TwoTier),
+            "two-tier-aged" | "aged" => Ok(TtPolicy::TwoTierAged),
+            "bucket" => Ok(TtPolicy::Bucket),
             _ => Err(format!(
-                "unknown table policy '{s}' (off, always, depth, two-tier)"
+                "unknown table policy '{s}' (off, always, depth, two-tier, two-tier-aged, bucket)"
             )),
         }
     }
@@ -121,6 +143,8 @@ impl std::fmt::Display for TtPolicy {
             TtPolicy::Always => "always",
             TtPolicy::Depth => "depth",
             TtPolicy::TwoTier => "two-tier",
+            TtPolicy::TwoTierAged => "two-tier-aged",
+            TtPolicy::Bucket => "bucket",
         })
     }
 }
@@ -215,51 +239,6 @@ impl std::ops::AddAssign for TtStats {
         self.probes += o.probes;
         self.hits += o.hits;
         self.cutoffs += o.cutoffs;
-    }
-}
-
-/// A result about to be stored: the key, and the entry's fields with the
-/// score already made relative to the node.
-struct NewEntry {
-    key: u64,
-    mv: Option<Move>,
-    score: i32,
-    depth: u8,
-    bound: Bound,
-    generation: u8,
-}
-
-impl NewEntry {
-    fn new(
-        generation: u8,
-        key: u64,
-        ply: usize,
-        mv: Option<Move>,
-        score: i32,
-        depth: i32,
-        bound: Bound,
-    ) -> NewEntry {
-        NewEntry {
-            key,
-            mv,
-            score: to_tt(score, ply),
-            depth: depth.clamp(0, i32::from(u8::MAX)) as u8,
-            bound,
-            generation,
-        }
-    }
-
-    /// The data word that replaces slot content `(old_key, old)`. A result
-    /// without a move keeps the move the same position already had there
-    /// (fail-low nodes know no best move).
-    #[inline]
-    fn encode_over(&self, old_key: u64, old: u64) -> u64 {
-        let mv = self.mv.or_else(|| {
-            (old_key == self.key)
-                .then(|| Move::from_u16(move_bits(old)))
-                .flatten()
-        });
-        encode(mv, self.score, self.depth, self.bound, self.generation)
     }
 }
 
@@ -463,7 +442,9 @@ impl TranspositionTable {
     #[inline]
     pub fn probe(&self, key: u64, ply: usize) -> TtHit {
         match self.policy {
-            TtPolicy::TwoTier => self.probe_two_tier(key, ply),
+            TtPolicy::TwoTier | TtPolicy::TwoTierAged | TtPolicy::Bucket => {
+                self.probe_two_tier(key, ply)
+            }
             TtPolicy::Off => TtHit::default(),
             TtPolicy::Always | TtPolicy::Depth => {
                 let mut hit = TtHit::default();
@@ -473,8 +454,9 @@ impl TranspositionTable {
         }
     }
 
-    /// [`TranspositionTable::probe`] of a two-tier table, without asking
-    /// the policy: the path games take.
+    /// [`TranspositionTable::probe`] of a two-slot bucket (two-tier and
+    /// the bucket policies), without asking the policy: the path games
+    /// take.
     #[inline]
     pub(crate) fn probe_two_tier(&self, key: u64, ply: usize) -> TtHit {
         let bucket = &self.buckets[(key & self.mask) as usize].0;
@@ -493,73 +475,6 @@ impl TranspositionTable {
     fn single_slot(&self, key: u64) -> &Slot {
         let i = (key & (self.mask << 1 | 1)) as usize;
         &self.buckets[i >> 1].0[i & 1]
-    }
-
-    /// Stores a search result for `key` found `ply` plies from the root,
-    /// following the policy's replacement rule (module docs).
-    pub fn store(
-        &self,
-        key: u64,
-        ply: usize,
-        mv: Option<Move>,
-        score: i32,
-        depth: i32,
-        bound: Bound,
-    ) {
-        let new = NewEntry::new(self.generation(), key, ply, mv, score, depth, bound);
-        match self.policy {
-            TtPolicy::TwoTier => self.store_entry_two_tier(&new),
-            TtPolicy::Off => {}
-            TtPolicy::Always => {
-                let slot = self.single_slot(key);
-                let (k, d) = slot.raw();
-                slot.write(key, new.encode_over(k, d));
-            }
-            TtPolicy::Depth => {
-                let slot = self.single_slot(key);
-                let (k, d) = slot.raw();
-                if bound_bits(d) == 0
-                    || k == key
-                    || new.depth >= depth_of(d)
-                    || gen_of(d) != new.generation
-                {
-                    slot.write(key, new.encode_over(k, d));
-                }
-            }
-        }
-    }
-
-    /// [`TranspositionTable::store`] into a two-tier table, without asking
-    /// the policy: the path games take.
-    #[inline]
-    pub(crate) fn store_two_tier(
-        &self,
-        key: u64,
-        ply: usize,
-        mv: Option<Move>,
-        score: i32,
-        depth: i32,
-        bound: Bound,
-    ) {
-        let new = NewEntry::new(self.generation(), key, ply, mv, score, depth, bound);
-        self.store_entry_two_tier(&new);
-    }
-
-    /// The two-tier store rule (module docs).
-    #[inline]
-    fn store_entry_two_tier(&self, new: &NewEntry) {
-        let slots = &self.buckets[(new.key & self.mask) as usize].0;
-        let (k1, d1) = slots[0].raw();
-        let empty = bound_bits(d1) == 0;
-        if empty || new.depth >= depth_of(d1) || gen_of(d1) != new.generation {
-            if !empty && k1 != new.key {
-                slots[1].write(k1, d1);
-            }
-            slots[0].write(new.key, new.encode_over(k1, d1));
-        } else {
-            let (k2, d2) = slots[1].raw();
-            slots[1].write(new.key, new.encode_over(k2, d2));
-        }
     }
 
     /// Occupancy by the current generation, per mille, sampled over the

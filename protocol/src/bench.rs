@@ -61,11 +61,12 @@ fn write_summary(out: &mut dyn Write, opts: &BenchOptions, s: &BenchSummary) -> 
         Some(e) => {
             writeln!(
                 out,
-                "Depth: {}  Hash: {} MB  TT: {}  Store qs: {}  Eval: {eval}  Threads: {}",
+                "Depth: {}  Hash: {} MB  TT: {}  Store qs: {}  Search: {}  Eval: {eval}  Threads: {}",
                 opts.depth(),
                 opts.hash_mb,
                 e.policy,
                 e.store_qs,
+                if e.classic { "classic" } else { "full" },
                 opts.threads
             )?;
             let t = s.tt;

@@ -18,7 +18,8 @@ pub struct BenchArgs {
     #[arg(long, value_name = "MB", default_value_t = engine::DEFAULT_HASH_MB,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=engine::MAX_HASH_MB as u64))]
     hash: usize,
-    /// Table replacement scheme: off, always, depth or two-tier. Any
+    /// Table replacement scheme: off, always, depth, two-tier,
+    /// two-tier-aged or bucket. Any
     /// experiment flag runs the measuring search, which also prints table
     /// statistics.
     #[arg(long, value_name = "POLICY", value_parser = parse_policy)]
@@ -31,6 +32,11 @@ pub struct BenchArgs {
     /// statistics, same node count.
     #[arg(long)]
     stats: bool,
+    /// Search as the seeds' engines did (an experiment flag): no IIR,
+    /// singular extensions, late-move reductions or pruning, futility or
+    /// SEE pruning; null move, histories and killers stay.
+    #[arg(long)]
+    classic: bool,
     /// The evaluation: `builtin` (the embedded network, or the
     /// hand-written evaluation in a build without one), `hand` (the
     /// hand-written evaluation) or the path of a network file.
@@ -62,13 +68,14 @@ fn parse_eval(text: &str) -> Result<EvalSource, String> {
 impl BenchArgs {
     /// The experiment the flags ask for (`None`: none given).
     fn experiment(&self) -> Option<Experiment> {
-        if self.tt.is_none() && self.store_qs.is_none() && !self.stats {
+        if self.tt.is_none() && self.store_qs.is_none() && !self.stats && !self.classic {
             return None;
         }
         let shipped = Experiment::default();
         Some(Experiment {
             policy: self.tt.unwrap_or(shipped.policy),
             store_qs: self.store_qs.unwrap_or(shipped.store_qs),
+            classic: self.classic,
         })
     }
 }

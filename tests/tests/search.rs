@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use board::{Move, Position};
 use engine::bench::{BenchOptions, run};
-use engine::{Engine, Event, Experiment, Limits, Score, SearchResult, TtStats};
+use engine::{Engine, Event, Experiment, Limits, Score, SearchResult, TtPolicy, TtStats};
 
 fn pos(fen: &str) -> Position {
     Position::from_fen(fen).expect("test FEN")
@@ -315,6 +315,32 @@ fn bench_is_deterministic_and_measures_the_search_it_signs() {
     .expect("bench");
     assert_eq!(positions, engine::bench::POSITIONS.len());
     assert_eq!(nodes, a.nodes);
+}
+
+/// The classic search (the seeds' setting) switches off what it says:
+/// without reductions and pruning it needs more nodes for the same depths,
+/// repeats itself, and, like the seeds' engines, gains from the table.
+#[test]
+fn the_classic_search_is_wider_and_gains_from_the_table() {
+    let run = |classic: bool, policy: TtPolicy| {
+        let opts = BenchOptions {
+            depth: Some(4),
+            hash_mb: 1,
+            experiment: Some(Experiment {
+                classic,
+                policy,
+                ..Experiment::default()
+            }),
+            ..BenchOptions::default()
+        };
+        run(&opts, &mut |_| {}).expect("bench").nodes
+    };
+    let full = run(false, TtPolicy::TwoTier);
+    let classic = run(true, TtPolicy::TwoTier);
+    assert!(classic > full, "classic {classic} against full {full}");
+    assert_eq!(run(true, TtPolicy::TwoTier), classic);
+    let off = run(true, TtPolicy::Off);
+    assert!(off > classic, "no table {off} against two-tier {classic}");
 }
 
 #[test]

@@ -54,7 +54,7 @@ impl<M: Mode> Search<'_, M> {
     ) -> Option<i32> {
         // Reverse futility: far above beta at low depth.
         let margin = STATIC_NULL_MARGIN * depth - 40 * i32::from(improving);
-        if depth <= 3 && static_eval - margin >= beta {
+        if depth <= 3 && static_eval - margin >= beta && !self.classic() {
             return Some(static_eval);
         }
         // Null move, only with attackers left (xiangqi zugzwang lives in

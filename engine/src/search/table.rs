@@ -46,6 +46,13 @@ impl<M: Mode> Search<'_, M> {
         }
     }
 
+    /// Whether this is the classic search of a trial ([`crate::Experiment`]);
+    /// never in play.
+    #[inline]
+    pub(super) fn classic(&self) -> bool {
+        M::TRIAL && self.experiment.classic
+    }
+
     /// Counts a cut-off by the table (trials only).
     #[inline]
     pub(super) fn count_cutoff(&mut self) {

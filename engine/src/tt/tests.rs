@@ -2,7 +2,7 @@
 //! torn entries and the comparison policies.
 
 use super::*;
-use crate::score::{MATE, MAX_PLY};
+use crate::score::{MATE, MAX_PLY, to_tt};
 
 fn mv(s: &str) -> Move {
     s.parse().expect("test move")
@@ -246,5 +246,83 @@ fn single_slot_policies() {
     depth.store(K2, 0, None, 2, 1, Bound::Exact);
     assert_eq!(depth.probe(K2, 0).entries[0].map(|e| e.score), Some(2));
     assert_eq!("two-tier".parse::<TtPolicy>(), Ok(TtPolicy::TwoTier));
+    assert_eq!("bucket".parse::<TtPolicy>(), Ok(TtPolicy::Bucket));
+    assert_eq!(
+        "two-tier-aged".parse::<TtPolicy>(),
+        Ok(TtPolicy::TwoTierAged)
+    );
     assert!("lru".parse::<TtPolicy>().is_err());
+}
+
+/// Under the aged two-tier rule a deep entry of the previous search keeps
+/// tier 1 against the next search's shallow stores, and loses it only as
+/// its age's worth ([`AGE_WEIGHT`] plies a search) wears its depth down; the
+/// all-or-nothing rule gives tier 1 up at the first store of a new search.
+#[test]
+fn a_deep_entry_survives_shallow_stores_under_gradual_ageing() {
+    let aged = TranspositionTable::with_policy(1, TtPolicy::TwoTierAged);
+    let plain = TranspositionTable::with_policy(1, TtPolicy::TwoTier);
+    for t in [&aged, &plain] {
+        t.store(K1, 0, Some(mv("h2e2")), 40, 12, Bound::Exact);
+        t.new_search();
+        t.store(K2, 0, None, 5, 3, Bound::Lower);
+        t.store(K3, 0, None, 6, 2, Bound::Upper);
+    }
+    // Aged: K1 (depth 12, one search old: worth 8) holds tier 1; the
+    // shallow stores share tier 2, the later one in it.
+    assert_eq!(entry(&aged, K1, 0).map(|e| e.depth), Some(12));
+    assert_eq!(entry(&aged, K3, 1).map(|e| e.depth), Some(2));
+    assert!(!aged.probe(K2, 0).any());
+    // All-or-nothing: K2 took tier 1 and K1 spilled, then K3 evicted K1.
+    assert!(!plain.probe(K1, 0).any());
+    // A result as deep as K1's worth takes tier 1 from it.
+    aged.store(K2, 0, None, 5, 12 - AGE_WEIGHT, Bound::Lower);
+    assert_eq!(entry(&aged, K2, 0).map(|e| e.depth), Some(8));
+    assert_eq!(entry(&aged, K1, 1).map(|e| e.depth), Some(12), "spilled");
+    // Three searches later K1's worth is 12 − 16 < 0: anything takes it.
+    for _ in 0..3 {
+        aged.new_search();
+    }
+    aged.store(K1, 0, None, 1, 0, Bound::Upper);
+    assert_eq!(entry(&aged, K1, 0).map(|e| e.depth), Some(0));
+}
+
+/// The bucket rule updates a position in its own slot and otherwise evicts
+/// the slot worth least (depth less age).
+#[test]
+fn the_bucket_rule_evicts_the_least_worth() {
+    let t = TranspositionTable::with_policy(1, TtPolicy::Bucket);
+    t.store(K1, 0, Some(mv("h2e2")), 10, 9, Bound::Exact);
+    t.store(K2, 0, None, 20, 4, Bound::Lower);
+    // K3 evicts K2 (worth 4 against 9).
+    t.store(K3, 0, None, 30, 5, Bound::Lower);
+    assert!(!t.probe(K2, 0).any());
+    assert!(t.probe(K1, 0).any() && t.probe(K3, 0).any());
+    // K1 updated in place; a much shallower result of the same search
+    // does not overwrite it, but keeps nothing else out either.
+    t.store(K1, 0, None, 11, 3, Bound::Upper);
+    let k1 = t
+        .probe(K1, 0)
+        .entries
+        .into_iter()
+        .flatten()
+        .next()
+        .expect("K1");
+    assert_eq!((k1.depth, k1.score), (9, 10));
+    t.store(K1, 0, None, 12, 8, Bound::Lower);
+    let k1 = t
+        .probe(K1, 0)
+        .entries
+        .into_iter()
+        .flatten()
+        .next()
+        .expect("K1");
+    assert_eq!((k1.depth, k1.score, k1.mv), (8, 12, Some(mv("h2e2"))));
+    // After two searches K3 (5 − 8) is worth less than K1 (8 − 8): K2
+    // evicts K3.
+    t.new_search();
+    t.new_search();
+    t.store(K2, 0, None, 20, 1, Bound::Lower);
+    assert!(!t.probe(K3, 0).any());
+    assert!(t.probe(K1, 0).any() && t.probe(K2, 0).any());
 }
