@@ -10,6 +10,7 @@
 mod bench_cli;
 mod book_cli;
 mod datagen_cli;
+mod epd_cli;
 mod eval_arg;
 mod perft_cli;
 
@@ -58,6 +59,8 @@ enum Command {
     Bench(bench_cli::BenchArgs),
     /// Generate NNUE training positions by self-play or from recorded games (docs/nnue.md).
     Datagen(datagen_cli::DatagenArgs),
+    // The help text is the command's own, in `epd_cli`.
+    Epd(epd_cli::EpdArgs),
 }
 
 fn main() -> ExitCode {
@@ -74,6 +77,7 @@ fn main() -> ExitCode {
         Some(Command::Book(args)) => book_cli::run(&args),
         Some(Command::Bench(args)) => bench_cli::run(&args),
         Some(Command::Datagen(args)) => datagen_cli::run(&args),
+        Some(Command::Epd(args)) => epd_cli::run(&args),
         None => protocol_mode(),
     }
 }
