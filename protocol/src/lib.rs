@@ -4,6 +4,7 @@
 //! binary (`main.rs`) is a thin shell over these modules plus its
 //! command-line tools.
 
+pub mod book_check;
 pub mod command;
 pub mod fuzzing;
 pub mod limits;
