@@ -428,30 +428,16 @@ mod tests {
                 "{bad}"
             );
         }
-        assert_eq!(
-            kind(&format!("{S0} w ; bm")),
-            EpdErrorKind::NoOperand("bm".into())
-        );
-        assert_eq!(
-            kind(&format!("{S0} w ; id")),
-            EpdErrorKind::NoOperand("id".into())
-        );
-        assert_eq!(
-            kind(&format!("{S0} w ; id \"open")),
-            EpdErrorKind::UnterminatedString
-        );
-        assert_eq!(
-            kind(&format!("{S0} w ; bm h2e2 ; bm b2e2")),
-            EpdErrorKind::Repeated("bm".into())
-        );
-        assert_eq!(
-            kind(&format!("{S0} w ; 7x h2e2")),
-            EpdErrorKind::BadOpcode("7x".into())
-        );
-        assert_eq!(
-            kind(&format!("{S0} w ; \"bm\" h2e2")),
-            EpdErrorKind::BadOpcode("bm".into())
-        );
+        for (ops, want) in [
+            ("bm", EpdErrorKind::NoOperand("bm".into())),
+            ("id", EpdErrorKind::NoOperand("id".into())),
+            ("id \"open", EpdErrorKind::UnterminatedString),
+            ("bm h2e2 ; bm b2e2", EpdErrorKind::Repeated("bm".into())),
+            ("7x h2e2", EpdErrorKind::BadOpcode("7x".into())),
+            ("\"bm\" h2e2", EpdErrorKind::BadOpcode("bm".into())),
+        ] {
+            assert_eq!(kind(&format!("{S0} w ; {ops}")), want, "{ops}");
+        }
     }
 
     #[test]

@@ -5,14 +5,11 @@
 //! Each function takes raw bytes, never fails on bad input, and panics only
 //! when a property is broken; the panic message says which.
 
-use std::io::Write;
-use std::sync::{Arc, Mutex, PoisonError};
-
 use board::{Move, Position};
 
 use crate::command::Command;
 use crate::notation::Notation;
-use crate::output::Output;
+use crate::output::{Captured, Output};
 use crate::session::{Input, Session};
 
 pub mod lines;
@@ -226,24 +223,6 @@ pub fn games(data: &[u8]) {
     }
 }
 
-/// Where the session writes: a shared buffer the harness reads afterwards.
-#[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Captured {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 /// Rewrites one input line so that a session stays fast and local: every
 /// `go` becomes `go depth 1` (preceded by `d`, so the output shows the
 /// position it searches), and lines that would take long or touch the
@@ -300,13 +279,7 @@ pub fn protocol(data: &[u8]) -> usize {
     drop(tx);
     let captured = Captured::default();
     Session::new(Output::new(Box::new(captured.clone()))).run(&rx);
-    let bytes = captured
-        .0
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .clone();
-    let text = String::from_utf8_lossy(&bytes);
-    check_transcript(&text, gos, variant)
+    check_transcript(&captured.text(), gos, variant)
 }
 
 /// Checks a session's output: each `bestmove` is legal in the last `Fen:`

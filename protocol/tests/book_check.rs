@@ -6,14 +6,12 @@
 
 mod common;
 
-use std::io::Write;
-use std::sync::{Arc, Mutex, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use board::{Move, Position};
 use common::{Engine, SOON, legal_best};
 use protocol::command::Command;
-use protocol::output::Output;
+use protocol::output::{Captured, Output};
 use protocol::session::{Input, Session};
 
 /// Red's a-file pawn is gone, so the chariot can take the pawn on a6 —
@@ -36,12 +34,7 @@ fn the_main_line_is_played_at_once_with_a_long_clock() {
     let candidates = start_candidates();
     let mut e = Engine::ucci();
     for _ in 0..5 {
-        e.send_all(&["setoption newgame", "position startpos"]);
-        e.sync();
-        let t0 = Instant::now();
-        e.send("go time 600000 increment 0");
-        let (before, line, at) = e.final_line(SOON);
-        let took = at.duration_since(t0);
+        let (before, line, took) = e.timed_go_from_start("go time 600000 increment 0");
         assert!(took < Duration::from_secs(3), "{took:?}: {before:?}");
         let m = legal_best(&line, &Position::startpos());
         assert!(
@@ -58,24 +51,6 @@ fn the_main_line_is_played_at_once_with_a_long_clock() {
     e.assert_protocol_only();
 }
 
-/// A sink for a session's output that the test can read afterwards.
-#[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Captured {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 /// Runs a whole session in-process on `lines` (batch mode, so every `go`
 /// runs to its end before the next line) with the book's random state
 /// `seed`; returns its output.
@@ -90,12 +65,7 @@ fn batch_session(lines: &[String], seed: u64) -> String {
     Session::new(Output::new(Box::new(captured.clone())))
         .with_book_seed(seed)
         .run(&rx);
-    let bytes = captured
-        .0
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .clone();
-    String::from_utf8_lossy(&bytes).into_owned()
+    captured.text()
 }
 
 /// Across many games the move played follows the book's weights: with a

@@ -61,12 +61,7 @@ fn book_move_with_a_long_clock() {
     let mut e = Engine::ucci();
     let mut took = Vec::new();
     for _ in 0..50 {
-        e.send_all(&["setoption newgame", "position startpos"]);
-        e.sync();
-        let t0 = Instant::now();
-        e.send("go time 600000 increment 0");
-        let (_, _, at) = e.final_line(SOON);
-        took.push(at.duration_since(t0));
+        took.push(e.timed_go_from_start("go time 600000 increment 0").2);
     }
     summary(
         "go -> book move (start position, 10 min clock, checked)",
