@@ -11,9 +11,11 @@
 //!    is played.
 //! 2. Otherwise search the book move alone to the same depth: no clock (the
 //!    engine plays a lone root move after one iteration under a clock),
-//!    but the `go`'s remaining `movetime` and twice the first search's
-//!    nodes, since one move on the table the first search filled costs
-//!    less than all of them.
+//!    but within the `go`'s remaining `movetime`, half the clock left and
+//!    as many nodes as the first search took (at least
+//!    [`MIN_BOOK_NODES`]). One move on the table the first search filled
+//!    costs less than all of them, so the whole check takes at most about
+//!    twice the first search's time, which the clock bounds.
 //! 3. If the first search's best move scores more than [`REFUSAL_MARGIN`]
 //!    above the book move, the book move is refused and the position is
 //!    searched with the `go`'s limits, less the time the check took.
@@ -35,25 +37,26 @@ use crate::output;
 
 /// The depth both searches of the check complete before the book move can
 /// be refused. At depth 6 the search sees a piece left hanging, or lost to
-/// a two-move combination, through the quiescence search; and from the
-/// start position the two searches take about 40 ms together in a release
-/// build (the first, of all 44 moves, about 30 ms), so a book move comes
-/// well within 100 ms.
+/// a short combination, through the quiescence search; and from the start
+/// position the two searches take 20,165 and 3,439 nodes (one thread, an
+/// empty table), some 25 ms, so a book move comes well within 100 ms.
 pub const CHECK_DEPTH: u32 = 6;
 
 /// How many centipawns the best move must score above the book move, both
 /// searched to [`CHECK_DEPTH`], for the book move to be refused: more than
 /// a third of a chariot. A horse (420) or a cannon (460) lost for nothing
 /// exceeds it. Searched so, the best move and the book's moves differ by
-/// up to 296 cp over the 2,779 moves of the built-in book's first 16 plies
-/// (median far below 100; `docs/book-formats.md` §3 has the measurement), so
-/// no main line comes near it.
+/// up to 296 cp over the 2,779 moves of the built-in book's main lines to
+/// ply 16 (median 34; `docs/book-formats.md` §3 has the measurement), so no
+/// main line comes near it.
 pub const REFUSAL_MARGIN: i32 = 350;
 
 /// The fewest nodes the second search may take, whatever the first took:
-/// room for depth [`CHECK_DEPTH`] where the first search was cut short by
-/// the table it found.
-const MIN_BOOK_NODES: u64 = 20_000;
+/// room for depth [`CHECK_DEPTH`] where the first search found most of
+/// its answers in the table. (Over the built-in book's main lines the
+/// second search never needed more nodes than the first:
+/// `examples/book_check_gaps.rs` reports no check left unfinished.)
+pub const MIN_BOOK_NODES: u64 = 20_000;
 
 /// A book move under check, with the `go`'s limits and the first search's
 /// result once it has one.
@@ -144,9 +147,16 @@ impl BookCheck {
             }
             self.best = Some(result.clone());
             let charged = charge(&self.limits, elapsed);
+            // Never more than half the clock left, whatever the nodes.
+            let half_clock = charged.clock.map(|c| c.time / 2);
+            let movetime = match (charged.movetime, half_clock) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
             return Step::Search(Limits {
                 depth: Some(CHECK_DEPTH),
-                nodes: Some(result.nodes.saturating_mul(2).max(MIN_BOOK_NODES)),
+                nodes: Some(result.nodes.max(MIN_BOOK_NODES)),
+                movetime,
                 clock: None,
                 root_moves: vec![self.mv],
                 ..charged
@@ -292,19 +302,26 @@ mod tests {
             second,
             Limits {
                 depth: Some(CHECK_DEPTH),
-                nodes: Some(60_000),
+                nodes: Some(30_000),
                 movetime: Some(ms(4_960)),
                 root_moves: vec![mv("h2e2")],
                 ..Limits::default()
             }
         );
         // A first search that found its answers in the table still leaves
-        // the second room.
-        let (mut check, _) = BookCheck::new(mv("h2e2"), go_limits());
-        let Step::Search(second) = check.next(&result("b2e2", Score::Cp(40), 6, 50), ms(1)) else {
+        // the second room; on a clock alone, half the clock left bounds it.
+        let clock_only = Limits {
+            movetime: None,
+            ..go_limits()
+        };
+        let (mut check, _) = BookCheck::new(mv("h2e2"), clock_only);
+        let Step::Search(second) = check.next(&result("b2e2", Score::Cp(40), 6, 50), ms(1000))
+        else {
             panic!("no second search");
         };
         assert_eq!(second.nodes, Some(MIN_BOOK_NODES));
+        assert_eq!(second.movetime, Some(ms(29_500)));
+        assert_eq!(second.clock, None);
     }
 
     fn verdict_after(best: Score, book: Score) -> Step {
