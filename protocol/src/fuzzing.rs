@@ -223,6 +223,30 @@ pub fn games(data: &[u8]) {
     }
 }
 
+/// `epd`: arbitrary bytes as an EPD suite (`chariot epd`'s input, read
+/// leniently as UTF-8 as the command does). Reading never panics; the
+/// entries come in line order; an accepted record's position reads back
+/// from its FEN, and its `bm` and `am` moves are legal there.
+pub fn epd(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let mut last_line = 0;
+    for entry in book::epd::parse(&text) {
+        let line = match &entry {
+            Ok(r) => r.line,
+            Err(e) => e.line,
+        };
+        assert!(line > last_line, "line {line} after line {last_line}");
+        last_line = line;
+        let Ok(record) = entry else { continue };
+        let again = Position::from_fen(&record.fen)
+            .unwrap_or_else(|e| panic!("an accepted FEN {:?} re-read: {e}", record.fen));
+        assert_eq!(again.key(), record.position.key(), "{}", record.fen);
+        for m in record.best.iter().chain(&record.avoid) {
+            assert!(record.position.is_legal(*m), "{m} in {}", record.fen);
+        }
+    }
+}
+
 /// Rewrites one input line so that a session stays fast and local: every
 /// `go` becomes `go depth 1` (preceded by `d`, so the output shows the
 /// position it searches), and lines that would take long or touch the
