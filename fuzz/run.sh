@@ -14,7 +14,7 @@ set -eu
 seconds=${1:?usage: fuzz/run.sh SECONDS [TARGET...]}
 shift
 cd "$(dirname "$0")/.."
-targets=${*:-"fen moves protocol book network records games arena_config"}
+targets=${*:-"fen moves protocol book network records games arena_config epd"}
 cargo +nightly fuzz build -O -a
 # A whole session per protocol input allocates and frees a 16 MB table.
 # glibc's dynamic mmap threshold rises after the first free, so the next

@@ -10,6 +10,8 @@
 //!   of a move, with the random state that varies it from game to game.
 //! * [`notation`] and [`pgn`]: reading game records (PGN with Chinese, WXF
 //!   or ICCS moves), and [`builder`]: turning them into a book.
+//! * [`epd`]: reading EPD position suites (`bm`, `am`, `dm`, `id`), whose
+//!   moves may be written in any notation [`notation`] reads.
 //!
 //! The crate depends only on `board`. Every move a book yields has been
 //! checked for legality in the position it is for; no malformed file can
@@ -22,6 +24,7 @@
 
 pub mod builder;
 mod eleeye;
+pub mod epd;
 mod error;
 pub mod format;
 pub mod notation;

@@ -1,6 +1,8 @@
 //! The tactical regression suite: searches each position of an EPD file
-//! of decisive mistakes (`am`: the move once played, `bm`: the better one)
-//! and counts how many the engine now avoids.
+//! of decisive mistakes (`am`: the move once played, `pm`: the better one)
+//! and counts how many the engine now avoids. `chariot epd` runs the same
+//! file as a pass/fail suite; this example adds the count of `pm` moves
+//! found.
 //!
 //! `cargo run --release -p engine --example tactics -- [--ms N] [--inc N] [--nodes N] [FILE]`
 //!
@@ -22,24 +24,29 @@ struct Case {
     better: Option<Move>,
 }
 
-fn op<'a>(line: &'a str, name: &str) -> Option<&'a str> {
-    line.split(';')
-        .map(str::trim)
-        .find_map(|f| f.strip_prefix(name).map(str::trim))
-}
-
+/// The suite's positions with one `am` move each, through the EPD reader
+/// `chariot epd` uses (`book::epd`); the `pm` move is optional.
 fn load(text: &str) -> Vec<Case> {
     let mut out = Vec::new();
-    for line in text.lines().map(str::trim) {
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let fen = line.split(';').next().unwrap_or("").trim().to_string();
-        let avoid = op(line, "am ").and_then(|m| m.parse().ok());
-        let better = op(line, "bm ").and_then(|m| m.parse().ok());
-        match (Position::from_fen(&fen), avoid) {
-            (Ok(_), Some(avoid)) => out.push(Case { fen, avoid, better }),
-            _ => eprintln!("tactics: skipped a line: {line}"),
+    for record in book::epd::parse(text) {
+        let r = match record {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("tactics: skipped {e}");
+                continue;
+            }
+        };
+        let better = r
+            .operands("pm")
+            .and_then(|ops| ops.first())
+            .and_then(|m| book::notation::parse_any(&r.position, m).ok());
+        match r.avoid.as_slice() {
+            [avoid] => out.push(Case {
+                fen: r.fen,
+                avoid: *avoid,
+                better,
+            }),
+            _ => eprintln!("tactics: skipped line {}: not one am move", r.line),
         }
     }
     out

@@ -5,14 +5,11 @@
 //! Each function takes raw bytes, never fails on bad input, and panics only
 //! when a property is broken; the panic message says which.
 
-use std::io::Write;
-use std::sync::{Arc, Mutex, PoisonError};
-
 use board::{Move, Position};
 
 use crate::command::Command;
 use crate::notation::Notation;
-use crate::output::Output;
+use crate::output::{Captured, Output};
 use crate::session::{Input, Session};
 
 pub mod lines;
@@ -242,29 +239,27 @@ pub fn games(data: &[u8]) {
     }
 }
 
-/// Where the session writes: a shared buffer the harness reads afterwards.
-#[derive(Clone, Default)]
-pub(crate) struct Captured(Arc<Mutex<Vec<u8>>>);
-
-impl Captured {
-    /// Everything written so far, decoded leniently.
-    pub(crate) fn text(&self) -> String {
-        let bytes = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        String::from_utf8_lossy(&bytes).into_owned()
-    }
-}
-
-impl Write for Captured {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
+/// `epd`: arbitrary bytes as an EPD suite (`chariot epd`'s input, read
+/// leniently as UTF-8 as the command does). Reading never panics; the
+/// entries come in line order; an accepted record's position reads back
+/// from its FEN, and its `bm` and `am` moves are legal there.
+pub fn epd(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let mut last_line = 0;
+    for entry in book::epd::parse(&text) {
+        let line = match &entry {
+            Ok(r) => r.line,
+            Err(e) => e.line,
+        };
+        assert!(line > last_line, "line {line} after line {last_line}");
+        last_line = line;
+        let Ok(record) = entry else { continue };
+        let again = Position::from_fen(&record.fen)
+            .unwrap_or_else(|e| panic!("an accepted FEN {:?} re-read: {e}", record.fen));
+        assert_eq!(again.key(), record.position.key(), "{}", record.fen);
+        for m in record.best.iter().chain(&record.avoid) {
+            assert!(record.position.is_legal(*m), "{m} in {}", record.fen);
+        }
     }
 }
 

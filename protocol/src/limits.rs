@@ -2,8 +2,8 @@
 //! functions of the parsed tokens, the options and the position: which
 //! clock token counts (the later of two of the same meaning), its unit
 //! (`usemillisec`), the clamps (clock values to [`MAX_TIME_MS`], the depth
-//! to the engine's ply stack), whether the book is consulted, and the
-//! halved limits of the search that checks a book move.
+//! to the engine's ply stack) and whether the book is consulted (the
+//! searches that check a book move are [`crate::book_check`]'s).
 //!
 //! Nothing here has state or prints: the session calls these functions
 //! and reports what they return, so each rule has one home and is tested
@@ -12,7 +12,7 @@
 use std::time::Duration;
 
 use board::{Color, Move, Position};
-use engine::{Clock, Favoured, Limits};
+use engine::{Clock, Limits};
 
 use crate::command::{Depth, GoCommand, MAX_TIME_MS};
 use crate::options::Options;
@@ -26,11 +26,6 @@ pub enum ClockOwner {
     /// session says so).
     Other,
 }
-
-/// How far a move must beat the book move, in centipawns, for the search to
-/// play it instead: opening moves of master games differ by less than this
-/// in our evaluation, while a book entry that drops material is overruled.
-pub const BOOK_MARGIN: i32 = 60;
 
 /// Converts a UCCI clock value to a duration: milliseconds with
 /// `usemillisec`, else seconds; clamped to [`MAX_TIME_MS`].
@@ -118,7 +113,7 @@ pub fn limits(
             allowed.to_vec()
         },
         multipv: options.multipv.max(1),
-        favoured: None,
+        ..Limits::default()
     }
 }
 
@@ -141,24 +136,6 @@ pub fn consults_book(limits: &Limits, pos: &Position, options: &Options) -> bool
     let ply = (usize::from(pos.fullmove_number()).saturating_sub(1)) * 2
         + usize::from(pos.side_to_move() == Color::Black);
     ply < usize::try_from(options.bookdepth).unwrap_or(usize::MAX)
-}
-
-/// The limits of the search that checks book move `mv`: the book move gets
-/// a head start of [`BOOK_MARGIN`], and the search plans with half the clock
-/// (and half the fixed time), since a book position needs less thought.
-pub fn book_check_limits(mut limits: Limits, mv: Move) -> Limits {
-    limits.favoured = Some(Favoured {
-        mv,
-        margin: BOOK_MARGIN,
-    });
-    if let Some(clock) = &mut limits.clock {
-        clock.time /= 2;
-        clock.increment /= 2;
-    }
-    if let Some(mt) = &mut limits.movetime {
-        *mt /= 2;
-    }
-    limits
 }
 
 /// Of two values of the same meaning, each with where it stood in the line

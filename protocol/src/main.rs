@@ -11,6 +11,7 @@ mod bench_cli;
 mod book_cli;
 mod data_cli;
 mod datagen_cli;
+mod epd_cli;
 mod perft_cli;
 
 use protocol::{VERSION, output, reader, session};
@@ -48,6 +49,8 @@ enum Command {
     Datagen(datagen_cli::DatagenArgs),
     /// Training data kept in the repository: check a directory against its manifest.
     Data(data_cli::DataArgs),
+    // The help text is the command's own, in `epd_cli`.
+    Epd(epd_cli::EpdArgs),
 }
 
 fn main() -> ExitCode {
@@ -65,6 +68,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => bench_cli::run(&args),
         Some(Command::Datagen(args)) => datagen_cli::run(&args),
         Some(Command::Data(args)) => data_cli::run(&args),
+        Some(Command::Epd(args)) => epd_cli::run(&args),
         None => protocol_mode(),
     }
 }

@@ -78,6 +78,34 @@ impl Output {
     }
 }
 
+/// An in-memory sink for an [`Output`]: a session run in-process (by a
+/// fuzzer or a test) writes into one clone, and the caller reads what was
+/// written from another.
+#[derive(Clone, Debug, Default)]
+pub struct Captured(Arc<Mutex<Vec<u8>>>);
+
+impl Captured {
+    /// Everything written so far, decoded leniently.
+    pub fn text(&self) -> String {
+        let bytes = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+}
+
+impl Write for Captured {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 /// The longest diagnostic text, in characters.
 pub const MAX_DIAGNOSTIC: usize = 1000;
 

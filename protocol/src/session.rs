@@ -101,6 +101,16 @@ impl Session {
         }
     }
 
+    /// The same session with the random state of its book's choices set to
+    /// `seed` (otherwise seeded from the clock), so that its book moves
+    /// repeat: for tests, and for matches that must replay. A later
+    /// `bookfiles` opens its books with a clock seed again.
+    #[must_use]
+    pub fn with_book_seed(mut self, seed: u64) -> Session {
+        self.book = std::mem::take(&mut self.book).with_seed(seed);
+        self
+    }
+
     /// Runs until `quit` or end of input.
     pub fn run(mut self, input: &Receiver<Input>) {
         // The reader sends `Eof` before it goes, so once the channel is

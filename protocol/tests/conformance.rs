@@ -195,9 +195,8 @@ fn case_10_depth_0() {
 #[test]
 fn case_11_usemillisec_false() {
     let mut e = Engine::ucci();
-    // The book is on (the default): its move is checked by a search, so the
-    // clock is still read and used.
-    e.send("setoption usemillisec false");
+    // Without the book, whose move comes at once whatever the clock.
+    e.send_all(&["setoption usebook false", "setoption usemillisec false"]);
     e.sync();
     let t0 = Instant::now();
     e.send("go time 3 increment 0");
@@ -432,7 +431,11 @@ fn case_27_uci_handshake() {
 
 fn uci_clock_time(go: &str) -> Duration {
     let mut e = Engine::uci();
-    e.send(&format!("position fen {S0} w - - 0 1 moves h2e2"));
+    // Without the book, whose move comes at once whatever the clock.
+    e.send_all(&[
+        "setoption name OwnBook value false",
+        &format!("position fen {S0} w - - 0 1 moves h2e2"),
+    ]);
     e.sync();
     let t0 = Instant::now();
     e.send(go);

@@ -62,6 +62,11 @@ fn games_corpus() {
     replay("games", fuzzing::games);
 }
 
+#[test]
+fn epd_corpus() {
+    replay("epd", fuzzing::epd);
+}
+
 /// The shipped network and book are too big for the corpus; they go
 /// through the same properties here.
 #[test]

@@ -1,6 +1,8 @@
 //! Responsiveness figures, measured and printed, never asserted: the
 //! `isready` round trip and the `stop` → `bestmove` delay during a search
-//! with a 1 GB table, median and worst of 100 each.
+//! with a 1 GB table, median and worst of 100 each; and the time from `go`
+//! to a book move from the start position with a long clock, the book
+//! check included, median and worst of 50 from an empty table.
 //!
 //! Run with `cargo test --release -p protocol --test latency -- --ignored --nocapture`.
 
@@ -51,4 +53,18 @@ fn latency_with_1gb_table() {
     }
     summary("isready -> readyok during a search", ready);
     summary("stop -> bestmove", stop);
+}
+
+#[test]
+#[ignore = "a measurement, not a check; run it with --release --ignored --nocapture"]
+fn book_move_with_a_long_clock() {
+    let mut e = Engine::ucci();
+    let mut took = Vec::new();
+    for _ in 0..50 {
+        took.push(e.timed_go_from_start("go time 600000 increment 0").2);
+    }
+    summary(
+        "go -> book move (start position, 10 min clock, checked)",
+        took,
+    );
 }

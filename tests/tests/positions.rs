@@ -7,9 +7,9 @@ use engine::{Engine, Limits, Score};
 
 /// What the engine must do in a suite position.
 enum Expect {
-    /// Play one of these; the score is a mate in `n` moves.
+    /// Play one of these (`bm`); the score is a mate in `n` moves (`dm`).
     Mate { n: u32, moves: Vec<Move> },
-    /// Play none of these.
+    /// Play none of these (`am`).
     Avoid(Vec<Move>),
 }
 
@@ -19,37 +19,27 @@ struct Case {
     expect: Expect,
 }
 
+/// The suite through the one EPD reader (`book::epd`), which `chariot epd`
+/// uses too: every line must read, and each is either a mate (`bm` with
+/// `dm`) or a list of moves to avoid (`am`).
 fn suite() -> Vec<Case> {
     let text = include_str!("../data/positions.epd");
     let mut cases = Vec::new();
-    for line in text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-    {
-        let fields: Vec<&str> = line.split(" ; ").collect();
-        assert_eq!(fields.len(), 3, "bad suite line: {line}");
-        let id = fields[2]
-            .trim_start_matches("id ")
-            .trim_matches('"')
-            .to_string();
-        let mut words = fields[1].split_whitespace();
-        let op = words.next().expect("bm or am");
-        let moves: Vec<Move> = words.map(|w| w.parse().expect("ICCS move")).collect();
-        let expect = match op {
-            "bm" => {
-                let n = id
-                    .rsplit(' ')
-                    .next()
-                    .and_then(|d| d.parse().ok())
-                    .expect("mate in n");
-                Expect::Mate { n, moves }
-            }
-            "am" => Expect::Avoid(moves),
-            _ => panic!("unknown operation {op}"),
+    for record in book::epd::parse(text) {
+        let r = record.unwrap_or_else(|e| panic!("bad suite line: {e}"));
+        let id =
+            r.id.clone()
+                .unwrap_or_else(|| panic!("line {}: no id", r.line));
+        let expect = match (r.mate, r.best.is_empty(), r.avoid.is_empty()) {
+            (Some(n), false, true) => Expect::Mate {
+                n,
+                moves: r.best.clone(),
+            },
+            (None, true, false) => Expect::Avoid(r.avoid.clone()),
+            _ => panic!("line {}: expected bm with dm, or am alone", r.line),
         };
         cases.push(Case {
-            fen: fields[0].to_string(),
+            fen: r.fen,
             id,
             expect,
         });

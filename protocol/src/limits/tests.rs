@@ -164,24 +164,3 @@ fn only_a_pure_clock_search_consults_the_book() {
     assert!(consults_book(&limits, &start, &shallow));
     assert!(!consults_book(&limits, &after, &shallow));
 }
-
-#[test]
-fn the_book_check_halves_the_clock_and_favours_the_move() {
-    let ms = Duration::from_millis;
-    let options = Options::default();
-    let mv = Position::startpos().legal_moves()[0];
-    let checked = book_check_limits(
-        limits_of("go wtime 60000 winc 1000 movetime 800", &options),
-        mv,
-    );
-    let clock = checked.clock.expect("a clock");
-    assert_eq!((clock.time, clock.increment), (ms(30_000), ms(500)));
-    assert_eq!(checked.movetime, Some(ms(400)));
-    assert_eq!(
-        checked.favoured,
-        Some(Favoured {
-            mv,
-            margin: BOOK_MARGIN
-        })
-    );
-}

@@ -1,8 +1,9 @@
 //! A `go`: the checks that answer without a search (no position, no legal
-//! or allowed move, depth 0), the moves it may play, the book's proposal,
-//! the engine limits (converted by [`crate::limits`]) and the callback that
-//! prints the search's `info` lines. The running search is then a
-//! [`SearchJob`].
+//! or allowed move, depth 0), the moves it may play, the book's proposal
+//! and the searches that check it ([`crate::book_check`] decides, this
+//! module starts them), the engine limits (converted by [`crate::limits`])
+//! and the callback that prints the search's `info` lines. The running
+//! search is then a [`SearchJob`].
 
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
@@ -12,6 +13,7 @@ use engine::{Event, Limits};
 
 use super::Session;
 use super::jobs::SearchJob;
+use crate::book_check::{BookCheck, Step};
 use crate::command::{Depth, GoCommand};
 use crate::limits::{self, ClockOwner};
 use crate::options::Dialect;
@@ -89,11 +91,13 @@ impl Session {
             }
             clock
         });
+        let started = Instant::now();
         let mut limits = limits::limits(go, &pos, &allowed, clock, &self.options);
-        let book = self.book_move(&pos, &limits, &allowed);
-        if let Some(mv) = book {
-            limits = limits::book_check_limits(limits, mv);
-        }
+        let check = self.book_move(&pos, &limits, &allowed).map(|mv| {
+            let (check, first) = BookCheck::new(mv, limits.clone());
+            limits = first;
+            check
+        });
         let rules_said = Arc::new(Mutex::new(Vec::new()));
         let callback = self.event_callback(Arc::clone(&rules_said));
         let infinite = limits.infinite;
@@ -107,10 +111,48 @@ impl Session {
             pondering: go.ponder,
             infinite,
             draw_offered: go.draw,
-            book,
+            check,
+            started,
             result: None,
             rules_said,
         });
+    }
+
+    /// A search of the book check has ended (its result collected): starts
+    /// the next search of the check, plays the book move, or refuses it
+    /// and starts the search that chooses another (`docs/ucci.md` §4).
+    pub(super) fn advance_book_check(&mut self) {
+        let Some(mut run) = self.search.take() else {
+            return;
+        };
+        let (Some(check), Some(result)) = (run.check.as_mut(), run.result.as_ref()) else {
+            self.search = Some(run);
+            return;
+        };
+        let next = match check.next(result, run.started.elapsed()) {
+            Step::Search(limits) => Some(limits),
+            Step::Play(verdict) => {
+                self.diag(&check.describe(&verdict, self.notation()));
+                None
+            }
+            Step::Refuse(verdict, limits) => {
+                self.diag(&check.describe(&verdict, self.notation()));
+                run.check = None;
+                Some(limits)
+            }
+        };
+        let searching = next.is_some();
+        if let Some(limits) = next {
+            let callback = self.event_callback(Arc::clone(&run.rules_said));
+            self.engine.start(run.pos.clone(), limits, callback);
+            run.handle = Some(self.engine.handle());
+            run.finished = self.engine.finished();
+            run.result = None;
+        }
+        self.search = Some(run);
+        if !searching {
+            self.finish();
+        }
     }
 
     /// Prints the final `lines` of a `go` decided without a search — or,
@@ -129,7 +171,8 @@ impl Session {
     }
 
     /// The book's move for a clock-limited search, announced, when the book
-    /// has one ([`limits::consults_book`] says when it is asked).
+    /// has one ([`limits::consults_book`] says when it is asked); the
+    /// searches of [`crate::book_check`] then check it.
     fn book_move(&mut self, pos: &Position, limits: &Limits, allowed: &[Move]) -> Option<Move> {
         if !limits::consults_book(limits, pos, &self.options) {
             return None;

@@ -7,13 +7,14 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
+use std::time::Instant;
 
 use board::{Move, Position, Reason};
 use crossbeam_channel::{Receiver, TryRecvError, never};
 use engine::{SearchHandle, SearchResult};
 
 use super::Session;
-use crate::limits::BOOK_MARGIN;
+use crate::book_check::BookCheck;
 use crate::options::Dialect;
 use crate::output;
 
@@ -39,8 +40,12 @@ pub(super) struct SearchJob {
     pub(super) infinite: bool,
     /// The GUI offered a draw (`go draw`, `ponderhit draw`).
     pub(super) draw_offered: bool,
-    /// The book move this search is checking.
-    pub(super) book: Option<Move>,
+    /// The book move under check while the engine's searches are those of
+    /// the check ([`crate::book_check`]); the move the `go` plays unless
+    /// the check refuses it.
+    pub(super) check: Option<BookCheck>,
+    /// When the `go` came: the check's searches charge the clock from here.
+    pub(super) started: Instant,
     /// The result, once the worker has finished.
     pub(super) result: Option<SearchResult>,
     /// Rule names already announced by the event callback.
@@ -61,7 +66,8 @@ impl SearchJob {
             pondering,
             infinite: !pondering,
             draw_offered: false,
-            book: None,
+            check: None,
+            started: Instant::now(),
             result: None,
             rules_said: Arc::new(Mutex::new(Vec::new())),
         }
@@ -170,6 +176,10 @@ impl Session {
         };
         if run.handle.is_some() && run.result.is_none() && run.worker_done() {
             run.result = Some(self.engine.wait());
+            if run.check.is_some() {
+                self.advance_book_check();
+                return;
+            }
         }
         if (run.result.is_some() || run.answer.is_some()) && !run.holds() {
             self.finish();
@@ -240,7 +250,13 @@ impl Session {
                 ));
             }
         }
-        let best = match result.best {
+        // While the check holds the book move (kept, unchecked or stopped
+        // before a verdict), the book move is played.
+        let chosen = run
+            .check
+            .as_ref()
+            .map_or(result.best, |c| Some(c.book_move()));
+        let best = match chosen {
             Some(m) if run.allowed.contains(&m) => Some(m),
             Some(m) => {
                 self.diag(&format!(
@@ -256,15 +272,6 @@ impl Session {
             return;
         };
         let notation = self.notation();
-        if let Some(book) = run.book
-            && book != best
-        {
-            self.diag(&format!(
-                "book move {} overruled: the search prefers {} by more than {BOOK_MARGIN} cp",
-                notation.show(book),
-                notation.show(best)
-            ));
-        }
         let mut after = run.pos.clone();
         after.make_move(best);
         let ponder = result

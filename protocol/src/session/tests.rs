@@ -3,7 +3,7 @@
 //! state, batch mode included.
 
 use super::{Input, Session};
-use crate::fuzzing::Captured;
+use crate::output::Captured;
 use crate::output::Output;
 use crate::reader::parse_line;
 

@@ -153,6 +153,18 @@ impl Engine {
         })
     }
 
+    /// Starts a new game at the start position (an empty table), then
+    /// times `go`: returns the lines before its final line, the final
+    /// line, and the time from sending `go` to the final line.
+    pub fn timed_go_from_start(&mut self, go: &str) -> (Vec<String>, String, Duration) {
+        self.send_all(&["ucinewgame", "position startpos"]);
+        self.sync();
+        let t0 = Instant::now();
+        self.send(go);
+        let (before, line, at) = self.final_line(SOON);
+        (before, line, at.duration_since(t0))
+    }
+
     /// Sends `isready` and returns what arrived before `readyok`.
     pub fn sync(&mut self) -> Vec<String> {
         self.send("isready");
