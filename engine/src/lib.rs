@@ -113,20 +113,6 @@ pub struct Limits {
     pub root_moves: Vec<Move>,
     /// Number of principal variations to report (at least 1).
     pub multipv: usize,
-    /// A root move to play unless the search finds a clearly better one
-    /// (the protocol's book move, checked by search).
-    pub favoured: Option<Favoured>,
-}
-
-/// A root move with a head start: every other move must beat its score by
-/// more than `margin` centipawns to be preferred. Reported scores are the
-/// search's own, without the head start.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Favoured {
-    /// The move.
-    pub mv: Move,
-    /// The head start in centipawns (clamped to 0..=1000).
-    pub margin: i32,
 }
 
 impl Default for Limits {
@@ -142,7 +128,6 @@ impl Default for Limits {
             ponder: false,
             root_moves: Vec::new(),
             multipv: 1,
-            favoured: None,
         }
     }
 }

@@ -36,7 +36,7 @@ pub(crate) struct Task {
     /// The root position with its game history.
     pub(crate) pos: Position,
     /// The limits (the main thread applies them all; helpers honour only
-    /// `nodes`, the root moves, `multipv` and the favoured move).
+    /// `nodes`, the root moves and `multipv`).
     pub(crate) limits: Limits,
     /// The measurement this search is (`None`: play).
     pub(crate) trial: Option<Experiment>,
@@ -71,8 +71,7 @@ pub(crate) struct ThreadResult {
     /// The thread's own result; the main thread's carries the totals and
     /// the chosen move.
     pub(crate) result: SearchResult,
-    /// The internal score of `result.best` (head start included), to
-    /// compare threads.
+    /// The internal score of `result.best`, to compare threads.
     pub(crate) raw_score: i32,
     /// The line of `result.best` as a report, for announcing a helper's
     /// move when it is chosen.

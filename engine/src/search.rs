@@ -21,9 +21,9 @@
 //! The root is a node like any other, with a few duties of its own, each
 //! a branch on `ply == 0` through hooks in `root`: it is not judged by the
 //! rules or reduced; it searches only the root moves of the current line
-//! (`MultiPV`, `searchmoves`), starting with the line's last best move; the
-//! favoured move gets its head start; and each move's nodes, score and
-//! line are recorded and the move being searched is reported.
+//! (`MultiPV`, `searchmoves`), starting with the line's last best move;
+//! and each move's nodes, score and line are recorded and the move being
+//! searched is reported.
 //!
 //! A [`Search`] is one thread's view of one search: it borrows its
 //! thread's [`Worker`] (histories, ply stack, evaluation cache,
@@ -330,14 +330,6 @@ impl<'a, M: Mode> Search<'a, M> {
                 && best > -MATE_BOUND
                 && class != MoveClass::TableMove
                 && self.see_loses(mv, capture, depth);
-            // A favoured root move is searched with the window shifted down
-            // by its head start, so that its score compares as score +
-            // head start.
-            let head_start = root_move.map_or(0, |_| self.head_start(mv));
-            let (a, b) = (
-                (alpha - head_start).max(-INFINITE),
-                (beta - head_start).max(-INFINITE + 1),
-            );
             let nodes_before = self.nodes;
             self.stack[ply].moved = pt;
             self.make(mv);
@@ -358,7 +350,7 @@ impl<'a, M: Mode> Search<'a, M> {
             };
             let new_depth = depth - 1 + extension;
             let score = if searched == 0 {
-                -self.search(-b, -a, new_depth, ply + 1, kind.first_child())
+                -self.search(-beta, -alpha, new_depth, ply + 1, kind.first_child())
             } else {
                 let late = searched >= if pv_node { 4 } else { 2 };
                 let reducible = class == MoveClass::Quiet && !gives_check && !in_check;
@@ -368,12 +360,7 @@ impl<'a, M: Mode> Search<'a, M> {
                 } else {
                     0
                 };
-                self.search_late_move(a, b, new_depth, r, ply, pv_node)
-            };
-            let score = if is_decisive(score) {
-                score
-            } else {
-                score + head_start
+                self.search_late_move(alpha, beta, new_depth, r, ply, pv_node)
             };
             self.unmake();
             if let Some(i) = root_move {
@@ -416,9 +403,9 @@ impl<'a, M: Mode> Search<'a, M> {
             // none was legal: mated or stalemated, both lost in xiangqi.
             return -MATE + ply as i32;
         }
-        // The root stores only its first line's result, and none with a
-        // head start, which makes the scores not the position's own.
-        let root_own = !root || (self.pv_idx == 0 && self.limits.favoured.is_none());
+        // The root stores only its first line's result: a later line's
+        // window leaves the better lines out.
+        let root_own = !root || self.pv_idx == 0;
         if !repeated && excluded.is_none() && root_own {
             let bound = Bound::of_result(best, alpha_orig, beta);
             self.store(key, ply, best_move, best, depth, bound);

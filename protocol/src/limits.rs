@@ -101,7 +101,6 @@ pub fn limits(
             _ => None,
         },
         nodes: go.nodes,
-        soft_nodes: None,
         movetime: go.movetime.map(Duration::from_millis),
         clock,
         mate: go.mate,

@@ -16,25 +16,9 @@ fn mv(s: &str) -> Move {
     s.parse().expect("test move")
 }
 
-/// The evaluation a search runs on.
-#[derive(Clone, Copy, Debug)]
-enum Eval {
-    /// The shipped network, as users play.
-    Network,
-    /// The hand-written evaluation, for assertions about a search
-    /// mechanism that a network's scores would blur.
-    Hand,
-}
-
+/// A search of `fen` by the shipped engine, as users play it.
 fn search(fen: &str, limits: Limits) -> SearchResult {
-    search_with(Eval::Network, fen, limits)
-}
-
-fn search_with(eval: Eval, fen: &str, limits: Limits) -> SearchResult {
     let mut engine = Engine::new();
-    if let Eval::Hand = eval {
-        engine.set_network(None);
-    }
     engine.start(pos(fen), limits, Box::new(|_| {}));
     engine.wait()
 }
@@ -377,48 +361,6 @@ fn probe_reports_what_the_search_stored() {
     assert_eq!(probe.upper, Some((Score::Cp(cp), 5)));
     e.new_game();
     assert_eq!(e.probe(&start), None);
-}
-
-#[test]
-fn favoured_move_is_kept_unless_clearly_worse() {
-    use engine::Favoured;
-    // The head start is the search's mechanism, tested on the hand-written
-    // evaluation: at depth 6 a network's scores of the opening moves swing
-    // by more than the 60 cp margin between searches with different
-    // windows, which would test the network, not the rule.
-    let favour = |fen: &str, m: &str, d: u32, eval: Eval| {
-        let limits = Limits {
-            depth: Some(d),
-            favoured: Some(Favoured {
-                mv: mv(m),
-                margin: 60,
-            }),
-            ..Limits::default()
-        };
-        search_with(eval, fen, limits)
-    };
-    // A sound opening move with a head start is played, and the score
-    // reported is the search's own (no head start added).
-    let plain = search_with(Eval::Hand, board::START_FEN, depth(6));
-    let r = favour(board::START_FEN, "b0c2", 6, Eval::Hand);
-    assert_eq!(r.best, Some(mv("b0c2")));
-    let (Score::Cp(own), Score::Cp(best)) = (r.score, plain.score) else {
-        panic!("{:?} {:?}", r.score, plain.score);
-    };
-    assert!(own <= best + 30 && own > best - 60, "{own} vs {best}");
-    // With the network: the move its own search prefers, given the head
-    // start, stays the choice.
-    let plain = search(board::START_FEN, depth(6));
-    let choice = plain.best.expect("a move");
-    let r = favour(board::START_FEN, &choice.to_string(), 6, Eval::Network);
-    assert_eq!(r.best, Some(choice));
-    // A move that leaves a chariot to be taken, when a chariot can be won
-    // instead, is overruled, with either evaluation.
-    let fen = "3k5/9/9/9/9/4r4/9/9/4R4/4K4 w - - 0 1";
-    for eval in [Eval::Hand, Eval::Network] {
-        let r = favour(fen, "e0f0", 5, eval);
-        assert_eq!(r.best, Some(mv("e1e4")), "{eval:?}");
-    }
 }
 
 #[test]

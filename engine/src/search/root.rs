@@ -3,8 +3,7 @@
 //! between iterations, the reports built from the root moves, and the
 //! hooks through which the one node function (the parent module's
 //! `search`) does the root's own duties at ply 0: which moves it may
-//! search and in what order they start, the favoured move's head start,
-//! the per-move node counts, the `currmove` reports and the recording of
+//! search and in what order they start, the per-move node counts, the `currmove` reports and the recording of
 //! each root move's score and line.
 
 use std::sync::atomic::Ordering;
@@ -72,8 +71,8 @@ impl RootMove {
 }
 
 impl<M: Mode> Search<'_, M> {
-    /// The internal score of the best root move (head start included) and
-    /// its line as a report at `depth`, once the search has ended.
+    /// The internal score of the best root move and its line as a report
+    /// at `depth`, once the search has ended.
     pub(crate) fn best_line(&self, depth: u32) -> Option<(i32, Report)> {
         let best = self.root_moves.first()?;
         let raw = best.settled_score();
@@ -180,7 +179,7 @@ impl<M: Mode> Search<'_, M> {
         }
         let best = &self.root_moves[0];
         let score = best.settled_score();
-        let (score, rule) = rule::public_score(&self.pos, self.own_score(best.mv, score), &best.pv);
+        let (score, rule) = rule::public_score(&self.pos, score, &best.pv);
         result.best = Some(best.mv);
         result.ponder = best
             .pv
@@ -328,28 +327,11 @@ impl<M: Mode> Search<'_, M> {
         }
     }
 
-    /// The head start of root move `mv` (see [`crate::Favoured`]).
-    pub(super) fn head_start(&self, mv: Move) -> i32 {
-        match self.limits.favoured {
-            Some(f) if f.mv == mv => f.margin.clamp(0, 1000),
-            _ => 0,
-        }
-    }
-
-    /// A root move's score without its head start, as reported.
-    fn own_score(&self, mv: Move, s: i32) -> i32 {
-        if !is_decisive(s) {
-            s - self.head_start(mv)
-        } else {
-            s
-        }
-    }
-
     /// The report for line `pv_idx` after iteration `depth`.
     fn report(&self, depth: u32, pv_idx: usize) -> Report {
         let rm = &self.root_moves[pv_idx];
         let raw = rm.settled_score();
-        let (score, rule) = rule::public_score(&self.pos, self.own_score(rm.mv, raw), &rm.pv);
+        let (score, rule) = rule::public_score(&self.pos, raw, &rm.pv);
         let time = self.elapsed();
         let nanos = time.as_nanos().max(1);
         let nodes = self.total_nodes();
