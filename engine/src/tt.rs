@@ -106,11 +106,12 @@ pub enum TtPolicy {
     TwoTier,
     /// Two tiers, with tier 1's priority fading by age: an entry of `a`
     /// searches ago keeps tier 1 only against depths below its own depth
-    /// minus [`AGE_WEIGHT`]` × a`, instead of losing it outright.
+    /// minus 4 plies (`AGE_WEIGHT`) per search of age, instead of losing it
+    /// outright.
     TwoTierAged,
     /// Two equal slots per bucket in the style of Stockfish's: the same
     /// position's slot is updated in place, otherwise the victim is the
-    /// slot with the lowest depth − [`AGE_WEIGHT`]` × age`.
+    /// slot with the lowest depth − 4 plies (`AGE_WEIGHT`) × age.
     Bucket,
 }
 
