@@ -14,7 +14,9 @@
 //! thread played them, so a run is a function of its arguments: run again
 //! with the same seed, it writes the same file, with any thread count.
 //! With `--positions N` the run ends after the first game (in index
-//! order) that brings the kept positions to `N`.
+//! order) that brings the kept positions to `N`; with `--seconds S` no
+//! game starts after `S` seconds (the file then holds games `0..k`, each
+//! the same as in any other run).
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -42,10 +44,14 @@ pub struct DatagenArgs {
     /// keep to this many.
     #[arg(long, value_name = "N")]
     pub(crate) positions: Option<u64>,
-    /// Stop after this many games (default 100 when --positions is absent;
-    /// with --pgn, every game of the file).
+    /// Stop after this many games (default 100 when --positions and
+    /// --seconds are absent; with --pgn, every game of the file).
     #[arg(long, value_name = "N")]
     pub(crate) games: Option<u64>,
+    /// Start no game after this many seconds (the games under way are
+    /// finished and written): a run of a given machine time.
+    #[arg(long, value_name = "S")]
+    pub(crate) seconds: Option<u64>,
     /// Soft node limit per move: the search ends after the first iteration
     /// that reaches it.
     #[arg(long, value_name = "N", default_value_t = PlayConfig::default().soft_nodes)]
@@ -236,10 +242,10 @@ impl Source {
     fn target_games(&self, args: &DatagenArgs) -> u64 {
         match self {
             Source::Recorded(games) => args.games.unwrap_or(u64::MAX).min(games.len() as u64),
-            Source::SelfPlay(_) => match (args.games, args.positions) {
-                (Some(g), _) => g,
-                (None, Some(_)) => u64::MAX,
-                (None, None) => 100,
+            Source::SelfPlay(_) => match (args.games, args.positions, args.seconds) {
+                (Some(g), _, _) => g,
+                (None, None, None) => 100,
+                (None, _, _) => u64::MAX,
             },
         }
     }
@@ -437,7 +443,11 @@ fn generate(args: &DatagenArgs) -> Result<Summary> {
                 engine.set_network(network.clone());
                 // The default table size stays if the request is refused.
                 let _ = engine.set_hash_mb(args.hash);
+                let deadline = args.seconds.map(|s| start + Duration::from_secs(s));
                 while !stop.load(Ordering::Relaxed) {
+                    if deadline.is_some_and(|d| Instant::now() >= d) {
+                        break;
+                    }
                     let i = next_game.fetch_add(1, Ordering::Relaxed);
                     if i >= target_games {
                         break;

@@ -5,6 +5,7 @@ fn args(out: PathBuf) -> DatagenArgs {
         out,
         positions: Some(150),
         games: None,
+        seconds: None,
         soft_nodes: 300,
         hard_nodes: 3_000,
         nodes: None,
