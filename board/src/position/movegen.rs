@@ -19,8 +19,10 @@ enum Generate {
 
 impl Position {
     /// The squares a piece of kind `p` on `from` could move to if there were
-    /// no general to protect (own pieces excluded).
-    #[inline]
+    /// no general to protect (own pieces excluded). Always inlined: the
+    /// generator calls it once per piece, and inlining saved about a tenth
+    /// of the generator's instructions (callgrind, perft from the start).
+    #[inline(always)]
     fn pseudo_targets(&self, p: Piece, from: Square, occ: Bitboard) -> Bitboard {
         let own = self.by_color[p.color().index()];
         let theirs = self.by_color[(!p.color()).index()];
@@ -163,22 +165,15 @@ impl Position {
         let special = from_mask | mine[PieceKind::King.index()];
         let mut n = 0u32;
         for sq in mine[PieceKind::Rook.index()].minus(special) {
-            let (f, r) = (sq.file().index(), sq.rank().index());
-            let (rank, file) = attacks::line_masks(Line::Rook, sq, occ, self.file_occ[f] as usize);
-            let own_rank = attacks::rank_occupancy(own, r) as u16;
-            n += (rank & !own_rank).count_ones()
-                + (file & !self.file_occ_by[us.index()][f]).count_ones();
+            let fo = self.file_occ[sq.file().index()] as usize;
+            n += attacks::line_attacks(Line::Rook, sq, occ, fo)
+                .minus(own)
+                .count();
         }
         for sq in mine[PieceKind::Cannon.index()].minus(special) {
-            let (f, r) = (sq.file().index(), sq.rank().index());
-            let fo = self.file_occ[f] as usize;
-            let (rank, file) = attacks::line_masks(Line::Slide, sq, occ, fo);
-            let (rank_hit, file_hit) = attacks::line_masks(Line::Cannon, sq, occ, fo);
-            let their_rank = attacks::rank_occupancy(theirs, r) as u16;
-            n += rank.count_ones()
-                + file.count_ones()
-                + (rank_hit & their_rank).count_ones()
-                + (file_hit & self.file_occ_by[(!us).index()][f]).count_ones();
+            let fo = self.file_occ[sq.file().index()] as usize;
+            n += attacks::line_attacks(Line::Slide, sq, occ, fo).count()
+                + (attacks::line_attacks(Line::Cannon, sq, occ, fo) & theirs).count();
         }
         for sq in mine[PieceKind::Knight.index()].minus(special) {
             n += attacks::knight_moves(sq, occ).minus(own).count();
@@ -286,7 +281,13 @@ impl Position {
         let mut total = 0;
         for m in self.legal_moves() {
             self.make_move(m);
-            total += self.perft_full(depth - 1);
+            // The leaves are made and counted here rather than by a call
+            // that would only return 1.
+            total += if depth == 1 {
+                1
+            } else {
+                self.perft_full(depth - 1)
+            };
             self.unmake_move();
         }
         total
