@@ -403,18 +403,53 @@ pub(crate) fn between(a: Square, b: Square) -> Bitboard {
     Bitboard::from_bits(BETWEEN[a.index()][b.index()])
 }
 
-/// The same as [`line_attacks`], as the raw rank mask (bit = file) and
-/// file mask (bit = rank), for counting without building bitboards.
-#[inline]
-pub(crate) fn line_masks(line: Line, sq: Square, occ: Bitboard, file_occ: usize) -> (u16, u16) {
-    let f = sq.file().index();
-    let r = sq.rank().index();
-    let ro = rank_occupancy(occ, r);
-    match line {
-        Line::Slide => (RANK.slide[f][ro], FILE.slide[r][file_occ]),
-        Line::Rook => (RANK.rook[f][ro], FILE.rook[r][file_occ]),
-        Line::Cannon => (RANK.cannon[f][ro], FILE.cannon[r][file_occ]),
+/// `LINES_THROUGH[sq]`: every square of `sq`'s rank and file but `sq`.
+static LINES_THROUGH: [u128; 90] = {
+    let mut t = [0u128; 90];
+    let mut s = 0;
+    while s < 90 {
+        let mut o = 0;
+        while o < 90 {
+            if o != s && (o % 9 == s % 9 || o / 9 == s / 9) {
+                t[s] |= 1u128 << o;
+            }
+            o += 1;
+        }
+        s += 1;
     }
+    t
+};
+
+/// The squares sharing a rank or a file with `sq`: where a change can
+/// alter what a chariot or cannon sees of `sq`.
+#[inline]
+pub(crate) fn lines_through(sq: Square) -> Bitboard {
+    Bitboard::from_bits(LINES_THROUGH[sq.index()])
+}
+
+/// `DIAG_POINTS[sq]`: the diagonal neighbours of `sq` as a set.
+static DIAG_POINTS: [u128; 90] = {
+    let mut t = [0u128; 90];
+    let mut s = 0;
+    while s < 90 {
+        let mut i = 0;
+        while i < 4 {
+            let n = DIAG_NEIGHBOURS[s][i];
+            if n < 90 {
+                t[s] |= 1u128 << n;
+            }
+            i += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
+/// The points that can be the leg of a horse attacking `sq` (its diagonal
+/// neighbours): only emptying one of them can give such a horse the attack.
+#[inline]
+pub(crate) fn horse_leg_points(sq: Square) -> Bitboard {
+    Bitboard::from_bits(DIAG_POINTS[sq.index()])
 }
 
 /// The bits of `set` on `sq`'s file as a 10-bit mask (bit = rank),

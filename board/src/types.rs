@@ -195,9 +195,52 @@ impl fmt::Display for PieceKind {
     }
 }
 
-/// A coloured piece, packed as `color * 7 + kind` (0–13).
+/// The fourteen pieces, numbered `color * 7 + kind`. A private enum rather
+/// than a plain byte so that the compiler knows the range: `Option<Piece>`
+/// then fits in one byte (the position's mailbox is half the size) and
+/// tables of fourteen indexed by [`Piece::index`] need no bounds check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Piece(u8);
+#[repr(u8)]
+enum PieceCode {
+    RedKing,
+    RedAdvisor,
+    RedBishop,
+    RedKnight,
+    RedRook,
+    RedCannon,
+    RedPawn,
+    BlackKing,
+    BlackAdvisor,
+    BlackBishop,
+    BlackKnight,
+    BlackRook,
+    BlackCannon,
+    BlackPawn,
+}
+
+/// Every code in index order, for building pieces from numbers.
+const PIECE_CODES: [PieceCode; 14] = [
+    PieceCode::RedKing,
+    PieceCode::RedAdvisor,
+    PieceCode::RedBishop,
+    PieceCode::RedKnight,
+    PieceCode::RedRook,
+    PieceCode::RedCannon,
+    PieceCode::RedPawn,
+    PieceCode::BlackKing,
+    PieceCode::BlackAdvisor,
+    PieceCode::BlackBishop,
+    PieceCode::BlackKnight,
+    PieceCode::BlackRook,
+    PieceCode::BlackCannon,
+    PieceCode::BlackPawn,
+];
+
+/// A coloured piece, numbered `color * 7 + kind` (0–13).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Piece(PieceCode);
+
+const _: () = assert!(std::mem::size_of::<Option<Piece>>() == 1);
 
 impl Piece {
     /// Number of distinct pieces.
@@ -206,7 +249,7 @@ impl Piece {
     /// The piece of this colour and kind.
     #[inline]
     pub const fn new(color: Color, kind: PieceKind) -> Piece {
-        Piece(color as u8 * 7 + kind as u8)
+        Piece(PIECE_CODES[color as usize * 7 + kind as usize])
     }
 
     /// Index 0–13 (Red's kinds, then Black's).
@@ -217,19 +260,37 @@ impl Piece {
 
     /// The piece with index `i`, if `i < 14`.
     pub const fn from_index(i: usize) -> Option<Piece> {
-        if i < 14 { Some(Piece(i as u8)) } else { None }
+        if i < 14 {
+            Some(Piece(PIECE_CODES[i]))
+        } else {
+            None
+        }
     }
 
     /// Its colour.
     #[inline]
     pub const fn color(self) -> Color {
-        if self.0 < 7 { Color::Red } else { Color::Black }
+        if (self.0 as u8) < 7 {
+            Color::Red
+        } else {
+            Color::Black
+        }
     }
 
     /// Its kind.
     #[inline]
     pub const fn kind(self) -> PieceKind {
-        PieceKind::ALL[(self.0 % 7) as usize]
+        // A lookup, not `% 7`: this sits on the make/unmake path.
+        const KINDS: [PieceKind; 14] = {
+            let mut t = [PieceKind::King; 14];
+            let mut i = 0;
+            while i < 14 {
+                t[i] = PieceKind::ALL[i % 7];
+                i += 1;
+            }
+            t
+        };
+        KINDS[self.0 as usize]
     }
 
     /// FEN letter: upper case for Red, lower case for Black.
@@ -326,24 +387,103 @@ impl Rank {
     }
 }
 
+/// Declares the private square codes and their conversion from numbers.
+macro_rules! square_codes {
+    ($($name:ident = $i:literal,)*) => {
+        /// The 90 points as a byte whose range the compiler knows, as
+        /// `PieceCode` does for pieces: tables of 90 indexed by
+        /// [`Square::index`] need no bounds check.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[repr(u8)]
+        enum SquareCode {
+            $($name = $i),*
+        }
+
+        impl SquareCode {
+            /// The code numbered `i`, if `i < 90`. The compiler sees that
+            /// the match maps every number to itself and reduces it to one
+            /// comparison.
+            #[inline]
+            const fn from_u8(i: u8) -> Option<SquareCode> {
+                match i {
+                    $($i => Some(SquareCode::$name),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+square_codes! {
+    A0 = 0, B0 = 1, C0 = 2, D0 = 3, E0 = 4, F0 = 5, G0 = 6, H0 = 7, I0 = 8,
+    A1 = 9, B1 = 10, C1 = 11, D1 = 12, E1 = 13, F1 = 14, G1 = 15, H1 = 16, I1 = 17,
+    A2 = 18, B2 = 19, C2 = 20, D2 = 21, E2 = 22, F2 = 23, G2 = 24, H2 = 25, I2 = 26,
+    A3 = 27, B3 = 28, C3 = 29, D3 = 30, E3 = 31, F3 = 32, G3 = 33, H3 = 34, I3 = 35,
+    A4 = 36, B4 = 37, C4 = 38, D4 = 39, E4 = 40, F4 = 41, G4 = 42, H4 = 43, I4 = 44,
+    A5 = 45, B5 = 46, C5 = 47, D5 = 48, E5 = 49, F5 = 50, G5 = 51, H5 = 52, I5 = 53,
+    A6 = 54, B6 = 55, C6 = 56, D6 = 57, E6 = 58, F6 = 59, G6 = 60, H6 = 61, I6 = 62,
+    A7 = 63, B7 = 64, C7 = 65, D7 = 66, E7 = 67, F7 = 68, G7 = 69, H7 = 70, I7 = 71,
+    A8 = 72, B8 = 73, C8 = 74, D8 = 75, E8 = 76, F8 = 77, G8 = 78, H8 = 79, I8 = 80,
+    A9 = 81, B9 = 82, C9 = 83, D9 = 84, E9 = 85, F9 = 86, G9 = 87, H9 = 88, I9 = 89,
+}
+
+/// `FILES[i]` and `RANKS[i]`: the file and rank of square `i`, looked up
+/// because they are wanted on every make and unmake and a division by nine
+/// costs more than a load.
+const FILES: [u8; 90] = {
+    let mut t = [0u8; 90];
+    let mut i = 0;
+    while i < 90 {
+        t[i] = (i % 9) as u8;
+        i += 1;
+    }
+    t
+};
+const RANKS: [u8; 90] = {
+    let mut t = [0u8; 90];
+    let mut i = 0;
+    while i < 90 {
+        t[i] = (i / 9) as u8;
+        i += 1;
+    }
+    t
+};
+
 /// One of the 90 points, numbered `rank * 9 + file` (a0 = 0, i9 = 89).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Square(u8);
+pub struct Square(SquareCode);
 
 impl Square {
     /// Number of squares.
     pub const NUM: usize = 90;
 
+    /// The square with index `i`, which the callers know is under 90.
+    ///
+    /// # Panics
+    /// If it is not: a bitboard built with bits above the board, say.
+    #[inline]
+    #[track_caller]
+    const fn code(i: u8) -> Square {
+        match SquareCode::from_u8(i) {
+            Some(c) => Square(c),
+            None => panic!("a square index is below 90"),
+        }
+    }
+
     /// The square at `file`, `rank`.
     #[inline]
     pub const fn new(file: File, rank: Rank) -> Square {
-        Square(rank.0 * 9 + file.0)
+        Square::code(rank.0 * 9 + file.0)
     }
 
     /// The square with index `i`, if `i < 90`.
     #[inline]
     pub const fn from_index(i: usize) -> Option<Square> {
-        if i < 90 { Some(Square(i as u8)) } else { None }
+        if i < 90 {
+            Some(Square::code(i as u8))
+        } else {
+            None
+        }
     }
 
     /// The square at file index `file` (0–8) and rank index `rank` (0–9),
@@ -351,19 +491,21 @@ impl Square {
     #[inline]
     pub const fn from_coords(file: i32, rank: i32) -> Option<Square> {
         if file >= 0 && file < 9 && rank >= 0 && rank < 10 {
-            Some(Square((rank * 9 + file) as u8))
+            Some(Square::code((rank * 9 + file) as u8))
         } else {
             None
         }
     }
 
     /// The square of bit `i` of a board-sized bitboard (or of a field of a
-    /// decoded move): always below 90, which debug builds check and release
-    /// builds trust on hot paths.
+    /// decoded move): always below 90, which is checked, so a bitboard built
+    /// with bits above the board panics instead of naming a square that
+    /// does not exist.
     #[inline]
+    #[track_caller]
     pub(crate) const fn from_bit(i: u32) -> Square {
-        debug_assert!(i < 90);
-        Square(i as u8)
+        assert!(i < 90, "a bitboard holds no bit above 89");
+        Square::code(i as u8)
     }
 
     /// Index 0–89.
@@ -374,37 +516,40 @@ impl Square {
     /// Its file.
     #[inline]
     pub const fn file(self) -> File {
-        File(self.0 % 9)
+        File(FILES[self.index()])
     }
     /// Its rank.
     #[inline]
     pub const fn rank(self) -> Rank {
-        Rank(self.0 / 9)
+        Rank(RANKS[self.index()])
     }
 
     /// The square `df` files and `dr` ranks away, if on the board.
     #[inline]
     pub const fn offset(self, df: i32, dr: i32) -> Option<Square> {
-        Square::from_coords((self.0 % 9) as i32 + df, (self.0 / 9) as i32 + dr)
+        Square::from_coords(
+            self.file().index() as i32 + df,
+            self.rank().index() as i32 + dr,
+        )
     }
 
     /// Left-right mirror (file a ↔ i).
     #[inline]
     #[must_use]
     pub const fn mirror(self) -> Square {
-        Square(self.0 / 9 * 9 + (8 - self.0 % 9))
+        Square::new(self.file().mirror(), self.rank())
     }
 
     /// Colour flip (rank r ↔ 9 − r).
     #[inline]
     #[must_use]
     pub const fn flip(self) -> Square {
-        Square((9 - self.0 / 9) * 9 + self.0 % 9)
+        Square::new(self.file(), self.rank().flip())
     }
 
     /// Whether the square is in `color`'s palace (files d–f, its ranks 0–2).
     pub const fn in_palace(self, color: Color) -> bool {
-        let f = self.0 % 9;
+        let f = self.file().0;
         let r = self.rank().relative_to(color);
         f >= 3 && f <= 5 && r <= 2
     }
@@ -416,7 +561,7 @@ impl Square {
 
     /// All 90 squares in index order.
     pub fn all() -> impl Iterator<Item = Square> {
-        (0..90u8).map(Square)
+        (0..90).map(Square::code)
     }
 }
 
@@ -445,7 +590,7 @@ impl FromStr for Square {
             [f, r] => {
                 let f = f.to_ascii_lowercase();
                 if (b'a'..=b'i').contains(&f) && r.is_ascii_digit() {
-                    Ok(Square((r - b'0') * 9 + (f - b'a')))
+                    Ok(Square::code((r - b'0') * 9 + (f - b'a')))
                 } else {
                     Err(ParseSquareError)
                 }
@@ -471,6 +616,28 @@ mod tests {
         assert!("j0".parse::<Square>().is_err());
         assert!("a10".parse::<Square>().is_err());
         assert!("".parse::<Square>().is_err());
+    }
+
+    /// The looked-up codes, files and ranks against plain arithmetic.
+    #[test]
+    fn square_codes_match_their_numbers() {
+        for i in 0..90 {
+            let sq = Square::from_index(i).expect("on the board");
+            assert_eq!(sq.index(), i);
+            assert_eq!(sq.file().index(), i % 9);
+            assert_eq!(sq.rank().index(), i / 9);
+            assert_eq!(Square::from_bit(i as u32), sq);
+        }
+        assert_eq!(Square::from_index(90), None);
+        assert_eq!(Square::all().count(), 90);
+        assert!(std::panic::catch_unwind(|| Square::from_bit(90)).is_err());
+        for i in 0..Piece::NUM {
+            let p = Piece::from_index(i).expect("a piece");
+            assert_eq!(p.index(), i);
+            assert_eq!(p.kind().index(), i % 7);
+            assert_eq!(p.color().index(), i / 7);
+        }
+        assert_eq!(Piece::from_index(Piece::NUM), None);
     }
 
     #[test]

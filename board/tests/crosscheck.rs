@@ -4,7 +4,7 @@
 //! key against a recomputed one, FEN and mirror round trips, the bulk
 //! perft count against full make/unmake perft.
 
-use board::{Color, Move, Piece, PieceKind, Position, Square};
+use board::{Bitboard, Color, Move, Piece, PieceKind, Position, Square};
 
 /// A tiny deterministic generator (xorshift64*), so the games are the same on
 /// every run.
@@ -269,6 +269,40 @@ fn generated_moves_equal_naive_legality_of_all_pairs() {
     }
 }
 
+/// Every piece set, the occupancy and the generals' squares agree with the
+/// mailbox, square by square.
+fn assert_placement_consistent(pos: &Position) {
+    let mut red = Bitboard::EMPTY;
+    let mut black = Bitboard::EMPTY;
+    for sq in Square::all() {
+        let here = pos.piece_at(sq);
+        for color in [Color::Red, Color::Black] {
+            for kind in PieceKind::ALL {
+                assert_eq!(
+                    pos.pieces(color, kind).contains(sq),
+                    here == Some(Piece::new(color, kind)),
+                    "{sq} in {}",
+                    pos.fen()
+                );
+            }
+        }
+        match here.map(Piece::color) {
+            Some(Color::Red) => red = red.with(sq),
+            Some(Color::Black) => black = black.with(sq),
+            None => {}
+        }
+    }
+    assert_eq!(pos.occupied_by(Color::Red), red, "{}", pos.fen());
+    assert_eq!(pos.occupied_by(Color::Black), black, "{}", pos.fen());
+    assert_eq!(pos.occupied(), red | black, "{}", pos.fen());
+    for color in [Color::Red, Color::Black] {
+        assert_eq!(
+            pos.piece_at(pos.king_square(color)),
+            Some(Piece::new(color, PieceKind::King))
+        );
+    }
+}
+
 #[test]
 fn make_unmake_and_keys() {
     for pos in random_positions(80, 150) {
@@ -276,14 +310,24 @@ fn make_unmake_and_keys() {
         let mut p = pos.clone();
         let fen = p.fen();
         let state = *p.state();
+        assert_placement_consistent(&p);
         for m in pos.legal_moves() {
             let check = p.gives_check(m);
             p.make_move(m);
             assert_eq!(p.key(), p.compute_key(), "after {m} in {fen}");
             assert_eq!(p.in_check(), check);
+            // The check make_move finds from the move's lines against the
+            // naive attack test of the whole board.
+            assert_eq!(
+                p.in_check(),
+                Naive::from(&p).king_attacked(p.side_to_move()),
+                "check after {m} in {fen}"
+            );
+            assert_placement_consistent(&p);
             p.unmake_move();
             assert_eq!(p.fen(), fen);
             assert_eq!(*p.state(), state);
+            assert_placement_consistent(&p);
         }
         if !p.in_check() {
             p.make_null_move();

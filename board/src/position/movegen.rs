@@ -6,8 +6,8 @@
 use super::Position;
 use crate::attacks::{self, Line};
 use crate::bitboard::Bitboard;
-use crate::moves::{Move, MoveList};
-use crate::types::{Color, Piece, PieceKind, Square};
+use crate::moves::{MAX_MOVES, Move, MoveList};
+use crate::types::{Color, PieceKind, Square};
 
 /// Which legal moves [`Position::generate`] lists.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -18,14 +18,16 @@ enum Generate {
 }
 
 impl Position {
-    /// The squares a piece of kind `p` on `from` could move to if there were
-    /// no general to protect (own pieces excluded).
-    #[inline]
-    fn pseudo_targets(&self, p: Piece, from: Square, occ: Bitboard) -> Bitboard {
-        let own = self.by_color[p.color().index()];
-        let theirs = self.by_color[(!p.color()).index()];
+    /// The squares a piece of `us` of `kind` on `from` could move to if
+    /// there were no general to protect (own pieces excluded). Always
+    /// inlined: the generator calls it with a constant kind, and the
+    /// dispatch on the kind then folds away.
+    #[inline(always)]
+    fn pseudo_targets(&self, us: Color, kind: PieceKind, from: Square, occ: Bitboard) -> Bitboard {
+        let own = self.by_color[us.index()];
+        let theirs = self.by_color[(!us).index()];
         let fo = self.file_occ[from.file().index()] as usize;
-        let t = match p.kind() {
+        let t = match kind {
             PieceKind::King => attacks::king_moves(from),
             PieceKind::Advisor => attacks::advisor_moves(from),
             PieceKind::Bishop => attacks::bishop_moves(from, occ),
@@ -35,17 +37,17 @@ impl Position {
                 attacks::line_attacks(Line::Slide, from, occ, fo)
                     | (attacks::line_attacks(Line::Cannon, from, occ, fo) & theirs)
             }
-            PieceKind::Pawn => attacks::pawn_moves(p.color(), from),
+            PieceKind::Pawn => attacks::pawn_moves(us, from),
         };
         t.minus(own)
     }
 
-    /// Whether moving `p` from `from` to `to` leaves the mover's general safe.
+    /// Whether moving `us`'s piece of `kind` from `from` to `to` leaves
+    /// `us`'s general safe.
     #[inline]
-    fn king_safe_after(&self, p: Piece, from: Square, to: Square) -> bool {
-        let us = p.color();
+    fn king_safe_after(&self, us: Color, kind: PieceKind, from: Square, to: Square) -> bool {
         let occ = self.occupied().without(from).with(to);
-        let ksq = if p.kind() == PieceKind::King {
+        let ksq = if kind == PieceKind::King {
             to
         } else {
             self.kings[us.index()]
@@ -117,25 +119,46 @@ impl Position {
     fn generate<S: MoveSink>(&self, which: Generate, sink: &mut S) {
         let us = self.side;
         let occ = self.occupied();
-        let theirs = self.by_color[(!us).index()];
         let (from_mask, to_mask) = self.exposure_masks(us);
-        let in_check = self.state.in_check;
-        let mask = match which {
-            Generate::All => Bitboard::FULL,
-            Generate::Captures => theirs,
-            Generate::Quiets => Bitboard::FULL.minus(occ),
+        let scope = Scope {
+            occ,
+            targets: match which {
+                Generate::All => Bitboard::FULL,
+                Generate::Captures => self.by_color[(!us).index()],
+                Generate::Quiets => Bitboard::FULL.minus(occ),
+            },
+            from_mask,
+            to_mask,
+            in_check: self.state.in_check,
         };
-        for kind in PieceKind::ALL {
-            let p = Piece::new(us, kind);
-            for from in self.by_piece[us.index()][kind.index()] {
-                let targets = self.pseudo_targets(p, from, occ) & mask;
-                let test_all = in_check || kind == PieceKind::King || from_mask.contains(from);
-                let risky = if test_all { targets } else { targets & to_mask };
-                sink.add_all(from, targets.minus(risky));
-                for to in risky {
-                    if self.king_safe_after(p, from, to) {
-                        sink.add(from, to);
-                    }
+        // One call per kind, each with its kind a constant, rather than a
+        // loop over the kinds: the order is the same (`PieceKind::ALL`).
+        self.generate_kind(PieceKind::King, &scope, sink);
+        self.generate_kind(PieceKind::Advisor, &scope, sink);
+        self.generate_kind(PieceKind::Bishop, &scope, sink);
+        self.generate_kind(PieceKind::Knight, &scope, sink);
+        self.generate_kind(PieceKind::Rook, &scope, sink);
+        self.generate_kind(PieceKind::Cannon, &scope, sink);
+        self.generate_kind(PieceKind::Pawn, &scope, sink);
+    }
+
+    /// [`Position::generate`] for the pieces of one kind.
+    #[inline(always)]
+    fn generate_kind<S: MoveSink>(&self, kind: PieceKind, scope: &Scope, sink: &mut S) {
+        let us = self.side;
+        for from in self.by_piece[us.index()][kind.index()] {
+            let targets = self.pseudo_targets(us, kind, from, scope.occ) & scope.targets;
+            let test_all =
+                scope.in_check || kind == PieceKind::King || scope.from_mask.contains(from);
+            let risky = if test_all {
+                targets
+            } else {
+                targets & scope.to_mask
+            };
+            sink.add_all(from, targets.minus(risky));
+            for to in risky {
+                if self.king_safe_after(us, kind, from, to) {
+                    sink.add(from, to);
                 }
             }
         }
@@ -163,22 +186,15 @@ impl Position {
         let special = from_mask | mine[PieceKind::King.index()];
         let mut n = 0u32;
         for sq in mine[PieceKind::Rook.index()].minus(special) {
-            let (f, r) = (sq.file().index(), sq.rank().index());
-            let (rank, file) = attacks::line_masks(Line::Rook, sq, occ, self.file_occ[f] as usize);
-            let own_rank = attacks::rank_occupancy(own, r) as u16;
-            n += (rank & !own_rank).count_ones()
-                + (file & !self.file_occ_by[us.index()][f]).count_ones();
+            let fo = self.file_occ[sq.file().index()] as usize;
+            n += attacks::line_attacks(Line::Rook, sq, occ, fo)
+                .minus(own)
+                .count();
         }
         for sq in mine[PieceKind::Cannon.index()].minus(special) {
-            let (f, r) = (sq.file().index(), sq.rank().index());
-            let fo = self.file_occ[f] as usize;
-            let (rank, file) = attacks::line_masks(Line::Slide, sq, occ, fo);
-            let (rank_hit, file_hit) = attacks::line_masks(Line::Cannon, sq, occ, fo);
-            let their_rank = attacks::rank_occupancy(theirs, r) as u16;
-            n += rank.count_ones()
-                + file.count_ones()
-                + (rank_hit & their_rank).count_ones()
-                + (file_hit & self.file_occ_by[(!us).index()][f]).count_ones();
+            let fo = self.file_occ[sq.file().index()] as usize;
+            n += attacks::line_attacks(Line::Slide, sq, occ, fo).count()
+                + (attacks::line_attacks(Line::Cannon, sq, occ, fo) & theirs).count();
         }
         for sq in mine[PieceKind::Knight.index()].minus(special) {
             n += attacks::knight_moves(sq, occ).minus(own).count();
@@ -195,8 +211,8 @@ impl Position {
         let mut rest = MoveCount(n as usize);
         for sq in own & special {
             if let Some(p) = self.board[sq.index()] {
-                for to in self.pseudo_targets(p, sq, occ) {
-                    if self.king_safe_after(p, sq, to) {
+                for to in self.pseudo_targets(us, p.kind(), sq, occ) {
+                    if self.king_safe_after(us, p.kind(), sq, to) {
                         rest.add(sq, to);
                     }
                 }
@@ -207,26 +223,26 @@ impl Position {
 
     /// Every legal move of the side to move.
     pub fn legal_moves(&self) -> MoveList {
-        let mut list = MoveList::new();
-        self.generate(Generate::All, &mut ListSink(&mut list));
-        list
+        let mut sink = ListSink::new();
+        self.generate(Generate::All, &mut sink);
+        sink.into_list()
     }
 
     /// The legal captures of the side to move (for quiescence search and
     /// the first stage of a staged move picker).
     pub fn legal_captures(&self) -> MoveList {
-        let mut list = MoveList::new();
-        self.generate(Generate::Captures, &mut ListSink(&mut list));
-        list
+        let mut sink = ListSink::new();
+        self.generate(Generate::Captures, &mut sink);
+        sink.into_list()
     }
 
     /// The legal moves of the side to move that capture nothing, in the
     /// order [`Position::legal_moves`] lists them: with
     /// [`Position::legal_captures`], exactly the legal moves.
     pub fn legal_quiets(&self) -> MoveList {
-        let mut list = MoveList::new();
-        self.generate(Generate::Quiets, &mut ListSink(&mut list));
-        list
+        let mut sink = ListSink::new();
+        self.generate(Generate::Quiets, &mut sink);
+        sink.into_list()
     }
 
     /// Whether the side to move has any legal move.
@@ -243,9 +259,9 @@ impl Position {
         if p.color() != self.side {
             return false;
         }
-        self.pseudo_targets(p, m.from(), self.occupied())
+        self.pseudo_targets(p.color(), p.kind(), m.from(), self.occupied())
             .contains(m.to())
-            && self.king_safe_after(p, m.from(), m.to())
+            && self.king_safe_after(p.color(), p.kind(), m.from(), m.to())
     }
 
     /// Counts the leaves of the legal move tree `depth` plies deep. The last
@@ -286,7 +302,13 @@ impl Position {
         let mut total = 0;
         for m in self.legal_moves() {
             self.make_move(m);
-            total += self.perft_full(depth - 1);
+            // The leaves are made and counted here rather than by a call
+            // that would only return 1.
+            total += if depth == 1 {
+                1
+            } else {
+                self.perft_full(depth - 1)
+            };
             self.unmake_move();
         }
         total
@@ -317,6 +339,20 @@ impl Position {
     }
 }
 
+/// What [`Position::generate`] works out once per position for every
+/// kind's loop.
+struct Scope {
+    /// The occupancy.
+    occ: Bitboard,
+    /// The target squares wanted: all, the enemy's pieces or the empty ones.
+    targets: Bitboard,
+    /// The exposure masks of [`Position::exposure_masks`].
+    from_mask: Bitboard,
+    to_mask: Bitboard,
+    /// Whether every move needs the full king-safety test.
+    in_check: bool,
+}
+
 /// Where move generation delivers legal moves.
 trait MoveSink {
     /// One legal move.
@@ -329,14 +365,50 @@ trait MoveSink {
     }
 }
 
-/// Collects the moves.
-struct ListSink<'a>(&'a mut MoveList);
+/// Collects the moves in a plain array with their count beside it, which
+/// `add_all` keeps in a register while it adds a piece's moves: pushing
+/// onto the `MoveList` itself loaded and stored its length in memory for
+/// every move.
+struct ListSink {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
 
-impl MoveSink for ListSink<'_> {
+impl ListSink {
+    fn new() -> ListSink {
+        ListSink {
+            // Any move: only the first `len` entries are read.
+            moves: [Move::new_unchecked_distinct(Square::from_bit(0), Square::from_bit(1));
+                MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    fn into_list(self) -> MoveList {
+        let mut list = MoveList::new();
+        // The list and the array hold MAX_MOVES alike, so this never fails.
+        let _ = list.try_extend_from_slice(&self.moves[..self.len]);
+        list
+    }
+}
+
+impl MoveSink for ListSink {
     #[inline]
     fn add(&mut self, from: Square, to: Square) {
-        // The list holds MAX_MOVES, more than any position has.
-        self.0.push(Move::new_unchecked_distinct(from, to));
+        // MAX_MOVES is more than any position has.
+        self.moves[self.len] = Move::new_unchecked_distinct(from, to);
+        self.len += 1;
+    }
+    #[inline]
+    fn add_all(&mut self, from: Square, targets: Bitboard) {
+        // The count in a local for the loop: through `self` it would be
+        // loaded and stored for every move.
+        let mut len = self.len;
+        for to in targets {
+            self.moves[len] = Move::new_unchecked_distinct(from, to);
+            len += 1;
+        }
+        self.len = len;
     }
 }
 
