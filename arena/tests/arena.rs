@@ -811,6 +811,70 @@ fn chariot_self_play() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A low strength level loses to full strength: skill 0 (300 nodes a
+/// move and a hot draw among its four best lines) against full strength at
+/// 20,000 nodes, four games from the balanced openings, scores at most one
+/// point, and every game is legal and ends without a fault.
+#[test]
+fn a_low_level_loses_to_full_strength() {
+    let Some(chariot) = chariot() else {
+        println!("note: chariot binary not built (target/release/chariot); skipping the real run");
+        return;
+    };
+    let dir = scratch("levels");
+    let pgn = dir.join("games.pgn");
+    let openings = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/openings.epd");
+    let cmd = format!("cmd={}", chariot.display());
+    let mut args = strings(&[
+        "--engine",
+        "name=weak",
+        &cmd,
+        "proto=uci",
+        "option.Skill Level=0",
+        "option.OwnBook=false",
+    ]);
+    args.extend(strings(&[
+        "--engine",
+        "name=full",
+        &cmd,
+        "proto=uci",
+        "option.OwnBook=false",
+    ]));
+    args.extend(strings(&[
+        "--nodes",
+        "20000",
+        "--games",
+        "4",
+        "--concurrency",
+        "1",
+    ]));
+    args.extend(strings(&[
+        "--openings",
+        &openings.display().to_string(),
+        "--pgn",
+        &pgn.display().to_string(),
+    ]));
+    let out = run_arena(&args, Duration::from_secs(120));
+    let games = parse_pgn(&std::fs::read_to_string(&pgn).unwrap());
+    assert_eq!(games.len(), 4, "{out}");
+    let mut weak_points = 0.0;
+    for g in &games {
+        check_game(g);
+        let weak_red = g.tags["Red"] == "weak";
+        weak_points += match (g.result_token.as_str(), weak_red) {
+            ("1-0", true) | ("0-1", false) => 1.0,
+            ("1/2-1/2", _) => 0.5,
+            _ => 0.0,
+        };
+    }
+    assert!(!out.contains("Fault:"), "{out}");
+    assert!(
+        weak_points <= 1.0,
+        "skill 0 scored {weak_points} of 4\n{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn opening_suites_are_valid() {
     check_suite("data/openings.epd", 6..=10, 240);

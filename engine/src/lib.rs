@@ -41,6 +41,7 @@ mod score;
 mod search;
 mod time;
 mod tt;
+mod weaken;
 
 use std::fmt;
 use std::sync::Arc;
@@ -55,6 +56,7 @@ pub use pool::MAX_THREADS;
 pub use score::{Bound, INFINITE, MAX_DEPTH, MAX_PLY, Score};
 pub use time::DEFAULT_MOVE_OVERHEAD;
 pub use tt::{DEFAULT_HASH_MB, MAX_HASH_MB, ProbeResult, TtPolicy, TtStats};
+pub use weaken::Weakening;
 
 use control::Control;
 use pool::{Pool, Task};
@@ -113,6 +115,9 @@ pub struct Limits {
     pub root_moves: Vec<Move>,
     /// Number of principal variations to report (at least 1).
     pub multipv: usize,
+    /// Play weaker (strength levels): search at least this many lines and
+    /// draw the move among them (`weaken.rs`).
+    pub weakening: Option<Weakening>,
 }
 
 impl Default for Limits {
@@ -128,6 +133,7 @@ impl Default for Limits {
             ponder: false,
             root_moves: Vec::new(),
             multipv: 1,
+            weakening: None,
         }
     }
 }

@@ -328,8 +328,8 @@ impl ThreadResult {
 /// a deeper but failing-low helper line (an aspiration or a stop artefact)
 /// from replacing a sound move. This is the rule Stockfish used before it
 /// moved to voting weighted by depth and score; with many threads such a
-/// vote would be the next step. `MultiPV` keeps the main thread's move:
-/// its lines are the ones reported. Helpers search past a depth limit
+/// vote would be the next step. `MultiPV` and a weakened search keep the
+/// main thread's move: its lines are the ones reported (and drawn from). Helpers search past a depth limit
 /// (so that no core idles while the main thread finishes), but a line
 /// deeper than the limit is never chosen.
 fn finish_main(
@@ -347,7 +347,7 @@ fn finish_main(
         stats += o.stats;
     }
     let mut chosen: Option<&ThreadResult> = None;
-    if task.limits.multipv <= 1 && own.result.best.is_some() {
+    if task.limits.multipv <= 1 && task.limits.weakening.is_none() && own.result.best.is_some() {
         for o in &others {
             let best = chosen.unwrap_or(own);
             if o.result.best.is_some()

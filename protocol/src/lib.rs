@@ -14,6 +14,7 @@ pub mod options;
 pub mod output;
 pub mod reader;
 pub mod session;
+pub mod strength;
 
 /// The version with its provenance, as `chariot --version` prints it and
 /// the C library's `chariot_version` returns it: the package version, the

@@ -116,6 +116,16 @@ pub fn limits(
     }
 }
 
+/// Weakens `limits` to strength level `level` (`crate::strength`): the
+/// level's node budget, if smaller, and the draw among its lines seeded by
+/// `seed`. Full strength changes nothing.
+pub fn weaken(limits: &mut Limits, level: crate::strength::Level, seed: u64) {
+    if let Some(n) = level.nodes() {
+        limits.nodes = Some(limits.nodes.map_or(n, |m| m.min(n)));
+    }
+    limits.weakening = level.weakening(seed);
+}
+
 /// Whether a search with `limits` in `pos` asks the book first: only a
 /// clock-limited search with no other limit, not pondering, not infinite,
 /// one line, with the book on and `pos` within `bookdepth` plies of the

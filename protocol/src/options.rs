@@ -6,6 +6,7 @@
 
 use crate::command::quote;
 use crate::notation::Notation;
+use crate::strength::{self, Grade, Randomness, StrengthOptions};
 
 /// The protocol dialect in use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,6 +37,13 @@ enum Id {
     UciVariant,
     EvalFile,
     UseNnue,
+    SkillLevel,
+    LimitStrength,
+    UciElo,
+    Knowledge,
+    Pruning,
+    Randomness,
+    Idle,
 }
 
 /// An option's type with its default and range.
@@ -205,6 +213,63 @@ const SPECS: &[Spec] = &[
         kind: Kind::Check(true),
     },
     Spec {
+        id: Id::SkillLevel,
+        ucci: "skilllevel",
+        uci: Some("Skill Level"),
+        uci_only: true,
+        kind: Kind::Spin {
+            default: strength::MAX_SKILL as u64,
+            min: 0,
+            max: strength::MAX_SKILL as u64,
+        },
+    },
+    Spec {
+        id: Id::LimitStrength,
+        ucci: "uci_limitstrength",
+        uci: Some("UCI_LimitStrength"),
+        uci_only: true,
+        kind: Kind::Check(false),
+    },
+    Spec {
+        id: Id::UciElo,
+        ucci: "uci_elo",
+        uci: Some("UCI_Elo"),
+        uci_only: true,
+        kind: Kind::Spin {
+            default: strength::MAX_ELO as u64,
+            min: strength::MIN_ELO as u64,
+            max: strength::MAX_ELO as u64,
+        },
+    },
+    Spec {
+        id: Id::Knowledge,
+        ucci: "knowledge",
+        uci: None,
+        uci_only: false,
+        kind: Kind::Combo(GRADES_DOWN),
+    },
+    Spec {
+        id: Id::Pruning,
+        ucci: "pruning",
+        uci: None,
+        uci_only: false,
+        kind: Kind::Combo(GRADES_DOWN),
+    },
+    Spec {
+        id: Id::Randomness,
+        ucci: "randomness",
+        uci: None,
+        uci_only: false,
+        kind: Kind::Combo(&["none", "tiny", "small", "medium", "large", "huge"]),
+    },
+    Spec {
+        id: Id::Idle,
+        ucci: "idle",
+        uci: None,
+        uci_only: false,
+        kind: Kind::Combo(&["none", "small", "medium", "large"]),
+    },
+    Spec {
         id: Id::NewGame,
         ucci: "newgame",
         uci: Some("Clear Hash"),
@@ -212,6 +277,10 @@ const SPECS: &[Spec] = &[
         kind: Kind::Button,
     },
 ];
+
+/// `knowledge` and `pruning`, default first (ElephantEye's order of
+/// strength, strongest first).
+const GRADES_DOWN: &[&str] = &["large", "medium", "small", "none"];
 
 /// The one `UCI_Variant` Chariot plays.
 pub const VARIANT: &str = "xiangqi";
@@ -288,6 +357,9 @@ pub struct Options {
     /// `Use NNUE`: evaluate with the network rather than the hand-written
     /// terms.
     pub use_nnue: bool,
+    /// The strength options (`Skill Level`, `UCI_LimitStrength`,
+    /// `UCI_Elo`; UCCI `knowledge`, `pruning`, `randomness`, `idle`).
+    pub strength: StrengthOptions,
 }
 
 impl Default for Options {
@@ -308,6 +380,7 @@ impl Default for Options {
             notation: Notation::Iccs,
             evalfile: DEFAULT_NETWORK.to_string(),
             use_nnue: true,
+            strength: StrengthOptions::default(),
         }
     }
 }
@@ -429,6 +502,7 @@ impl Options {
                         self.use_nnue = on;
                         applied.action = Some(Action::UseNetwork);
                     }
+                    Id::LimitStrength => self.strength.limit_strength = on,
                     // `ponder` among them: accepted and checked, but it
                     // changes nothing, since the engine ponders only when
                     // told `go ponder` and its time allocation does not
@@ -459,8 +533,28 @@ impl Options {
                     ));
                     return applied;
                 };
-                if spec.id == Id::UciVariant && chosen == VARIANT {
-                    self.notation = Notation::Ranks1To10;
+                let grade = |v: &str| match v {
+                    "none" => Grade::None,
+                    "small" => Grade::Small,
+                    "medium" => Grade::Medium,
+                    _ => Grade::Large,
+                };
+                match spec.id {
+                    Id::UciVariant if chosen == VARIANT => self.notation = Notation::Ranks1To10,
+                    Id::Knowledge => self.strength.knowledge = grade(chosen),
+                    Id::Pruning => self.strength.pruning = grade(chosen),
+                    Id::Idle => self.strength.idle = grade(chosen),
+                    Id::Randomness => {
+                        self.strength.randomness = match chosen {
+                            "tiny" => Randomness::Tiny,
+                            "small" => Randomness::Small,
+                            "medium" => Randomness::Medium,
+                            "large" => Randomness::Large,
+                            "huge" => Randomness::Huge,
+                            _ => Randomness::None,
+                        };
+                    }
+                    _ => {}
                 }
             }
             Kind::Spin { default, min, max } => {
@@ -532,6 +626,8 @@ impl Options {
             Id::MoveOverhead => self.move_overhead_ms = n,
             Id::BookDepth => self.bookdepth = u32::try_from(n).unwrap_or(u32::MAX),
             Id::BookVariety => self.bookvariety = u32::try_from(n).unwrap_or(u32::MAX),
+            Id::SkillLevel => self.strength.skill = u8::try_from(n).unwrap_or(strength::MAX_SKILL),
+            Id::UciElo => self.strength.elo = u32::try_from(n).unwrap_or(strength::MAX_ELO),
             _ => {}
         }
     }

@@ -74,6 +74,8 @@ pub struct Session {
     search: Option<SearchJob>,
     perft: Option<PerftJob>,
     queue: VecDeque<Input>,
+    /// The seed of the next weakened search's draw (advanced per search).
+    level_seed: u64,
     /// The network `evalfile` names (evaluating when `usennue` is on).
     network: Option<Arc<engine::nnue::Network>>,
 }
@@ -98,7 +100,19 @@ impl Session {
             search: None,
             perft: None,
             queue: VecDeque::new(),
+            level_seed: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64),
         }
+    }
+
+    /// The same session with the draws of its strength levels seeded by
+    /// `seed` (otherwise by the clock), so that a weakened engine's moves
+    /// repeat: for tests and for matches that must replay.
+    #[must_use]
+    pub fn with_level_seed(mut self, seed: u64) -> Session {
+        self.level_seed = seed;
+        self
     }
 
     /// The same session with the random state of its book's choices set to

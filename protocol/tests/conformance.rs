@@ -1475,9 +1475,9 @@ fn extra_uci_show_wdl() {
     e.send_all(&["ucci", "position startpos", "go depth 2"]);
     let (info, _, _) = e.final_line(SEARCH);
     assert!(!info.iter().any(|l| l.contains("wdl")), "{info:?}");
-    e.send("setoption name Skill Level value 3");
+    e.send("setoption name Contempt value 3");
     let diag = e.sync();
-    assert_eq!(diag, ["info string unknown option: Skill Level"]);
+    assert_eq!(diag, ["info string unknown option: Contempt"]);
 }
 
 /// A list of books with a missing one plays from the books that opened,

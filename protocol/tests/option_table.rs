@@ -272,19 +272,21 @@ fn a_drifted_page_is_caught_by_name() {
     );
     let extra = PAGE.replace(
         &format!("{hash}\n"),
-        &format!("{hash}\n| `skill` | `Skill Level` | spin | 20 | 0–20 | Strength. |\n"),
+        &format!("{hash}\n| `contempt` | `Contempt` | spin | 0 | 0–100 | Draw aversion. |\n"),
     );
     let found = differences(&extra, Dialect::Uci, &advertised);
     assert_eq!(
         found,
         [
-            "docs/ucci.md §3 lists the UCI option `Skill Level`, which the handshake does not \
+            "docs/ucci.md §3 lists the UCI option `Contempt`, which the handshake does not \
           advertise"
         ]
     );
     assert_eq!(
         differences(&extra, Dialect::Ucci, &handshake(Dialect::Ucci)),
-        ["docs/ucci.md §3 lists the UCCI option `skill`, which the handshake does not advertise"]
+        [
+            "docs/ucci.md §3 lists the UCCI option `contempt`, which the handshake does not advertise"
+        ]
     );
     let swapped = PAGE
         .replace(&format!("{overhead}\n"), "")

@@ -133,7 +133,12 @@ impl<M: Mode> Search<'_, M> {
             .depth
             .filter(|_| self.is_main())
             .map_or(MAX_DEPTH, |d| d.min(MAX_DEPTH));
-        let multipv = self.limits.multipv.clamp(1, self.root_moves.len());
+        let lines = self.limits.weakening.map_or(1, |w| w.candidates);
+        let multipv = self
+            .limits
+            .multipv
+            .max(lines)
+            .clamp(1, self.root_moves.len());
         let mut completed = 0;
         for depth in 1..=max_depth {
             if self.skips(depth) {
@@ -177,7 +182,14 @@ impl<M: Mode> Search<'_, M> {
                 break;
             }
         }
-        let best = &self.root_moves[0];
+        let chosen = self.limits.weakening.map_or(0, |w| {
+            let scores: ArrayVec<i32, 16> = self.root_moves[..multipv.min(16)]
+                .iter()
+                .map(RootMove::settled_score)
+                .collect();
+            crate::weaken::choose(&w, &scores)
+        });
+        let best = &self.root_moves[chosen];
         let score = best.settled_score();
         let (score, rule) = rule::public_score(&self.pos, score, &best.pv);
         result.best = Some(best.mv);

@@ -108,10 +108,38 @@ fn pikafish_options() {
         Applied::default()
     );
     assert_eq!(o.notation, Notation::Ranks1To10);
-    let a = o.set(Dialect::Uci, "Skill Level", Some("3"));
     assert_eq!(
-        a.diagnostics,
-        vec!["unknown option: Skill Level".to_string()]
+        o.set(Dialect::Uci, "Skill Level", Some("3")),
+        Applied::default()
+    );
+    assert_eq!(o.strength.skill, 3);
+    assert_eq!(
+        o.set(Dialect::Uci, "Skill Level", Some("30"))
+            .diagnostics
+            .len(),
+        1
+    );
+    assert_eq!(o.strength.skill, 20, "clamped");
+    o.set(Dialect::Uci, "UCI_LimitStrength", Some("true"));
+    o.set(Dialect::Uci, "UCI_Elo", Some("1350"));
+    assert_eq!(o.strength.level().skill, 5);
+    let a = o.set(Dialect::Uci, "Contempt", Some("3"));
+    assert_eq!(a.diagnostics, vec!["unknown option: Contempt".to_string()]);
+    // ElephantEye's grades, by their UCCI names, in either dialect.
+    let mut u = Options::default();
+    assert_eq!(
+        u.set(Dialect::Ucci, "randomness", Some("huge")),
+        Applied::default()
+    );
+    assert_eq!(
+        u.set(Dialect::Ucci, "knowledge", Some("small")),
+        Applied::default()
+    );
+    assert_eq!(u.strength.level().skill, 12);
+    assert_eq!(u.strength.level().temperature, 80);
+    assert_eq!(
+        u.set(Dialect::Ucci, "idle", Some("lots")).diagnostics.len(),
+        1
     );
 }
 

@@ -93,6 +93,8 @@ impl Session {
         });
         let started = Instant::now();
         let mut limits = limits::limits(go, &pos, &allowed, clock, &self.options);
+        self.level_seed = self.level_seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        limits::weaken(&mut limits, self.options.strength.level(), self.level_seed);
         let check = self.book_move(&pos, &limits, &allowed).map(|mv| {
             let (check, first) = BookCheck::new(mv, limits.clone());
             limits = first;
@@ -209,6 +211,9 @@ impl Session {
         let debug = self.options.debug;
         let started = Instant::now();
         Box::new(move |event| match event {
+            // A weakened search searches more lines than the GUI asked for
+            // (`protocol::strength`); only those it asked for are shown.
+            Event::Iteration(report) if report.multipv > style.multipv => {}
             Event::Iteration(report) => {
                 let Some(line) = output::report_line(&style, &report) else {
                     return;

@@ -1,0 +1,292 @@
+//! Strength levels: what the options a GUI uses to ask for a weaker
+//! engine (`docs/ucci.md` §3) mean for a search. UCI's `Skill Level`
+//! (0–20) and `UCI_LimitStrength` with `UCI_Elo`, and UCCI's ElephantEye
+//! options `knowledge`, `pruning`, `randomness` and `idle`, all come down
+//! to one [`Level`]: a skill from 0 to 20 and a temperature.
+//!
+//! A level below 20 plays like a weaker player, not like a strong one
+//! that blunders at random: its search is smaller (a node budget that
+//! grows by half with every skill step: 300 nodes at 0, about 660,000 at
+//! 19), so it misses deep tactics; and it draws its move among the best
+//! four lines of that search by a temperature that rises as the skill
+//! falls, never a move the search sees losing more than the allowed loss
+//! (at skill 0 less than a horse), so it does not hang a chariot in one
+//! move (the engine's `Weakening`). The rules stay the engine's: a move
+//! that loses by rule while the best does not is never drawn.
+//!
+//! `UCI_Elo` maps onto the skill by the ladder measured in games
+//! (`docs/strength.md`, "Strength levels"), anchored on ElephantEye 3.31 at
+//! its default strength; see [`ELO_LADDER`].
+
+use engine::Weakening;
+
+/// The full-strength skill.
+pub const MAX_SKILL: u8 = 20;
+
+/// Lines a weakened search draws its move from.
+const CANDIDATES: usize = 4;
+
+/// The level's node budget at skill 0, and its growth per skill step.
+const BASE_NODES: f64 = 300.0;
+const NODE_GROWTH: f64 = 1.5;
+
+/// `UCI_Elo` by skill: ElephantEye 3.31 at its default strength (5 s +
+/// 0.05 s, no book) is 2000 on this scale. The rows are the ladder's, as
+/// `docs/strength.md` ("Strength levels") records them with the games that
+/// measured them and how far each lies from the number it claims; levels
+/// between two rows are interpolated.
+pub const ELO_LADDER: &[(u8, u32)] = &[(0, 1000), (5, 1350), (10, 1700), (15, 2050), (20, 2650)];
+
+/// The lowest and highest `UCI_Elo` (the ladder's ends).
+pub const MIN_ELO: u32 = 1000;
+/// See [`MIN_ELO`].
+pub const MAX_ELO: u32 = 2650;
+
+/// ElephantEye's grades of `knowledge`, `pruning` and `idle`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Grade {
+    /// `none`.
+    None,
+    /// `small`.
+    Small,
+    /// `medium`.
+    Medium,
+    /// `large`.
+    Large,
+}
+
+/// ElephantEye's grades of `randomness`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Randomness {
+    /// `none`: the best move of the level's search.
+    None,
+    /// `tiny`.
+    Tiny,
+    /// `small`.
+    Small,
+    /// `medium`.
+    Medium,
+    /// `large`.
+    Large,
+    /// `huge`.
+    Huge,
+}
+
+impl Randomness {
+    /// The temperature it asks for, centipawns.
+    fn temperature(self) -> i32 {
+        match self {
+            Randomness::None => 0,
+            Randomness::Tiny => 5,
+            Randomness::Small => 10,
+            Randomness::Medium => 20,
+            Randomness::Large => 40,
+            Randomness::Huge => 80,
+        }
+    }
+}
+
+/// What the strength options ask for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StrengthOptions {
+    /// `Skill Level`.
+    pub skill: u8,
+    /// `UCI_LimitStrength`: `UCI_Elo` decides instead of the skill.
+    pub limit_strength: bool,
+    /// `UCI_Elo`.
+    pub elo: u32,
+    /// UCCI `knowledge` (default `large`).
+    pub knowledge: Grade,
+    /// UCCI `pruning` (default `large`).
+    pub pruning: Grade,
+    /// UCCI `randomness` (default `none`).
+    pub randomness: Randomness,
+    /// UCCI `idle` (default `none`).
+    pub idle: Grade,
+}
+
+impl Default for StrengthOptions {
+    fn default() -> StrengthOptions {
+        StrengthOptions {
+            skill: MAX_SKILL,
+            limit_strength: false,
+            elo: MAX_ELO,
+            knowledge: Grade::Large,
+            pruning: Grade::Large,
+            randomness: Randomness::None,
+            idle: Grade::None,
+        }
+    }
+}
+
+/// A strength level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Level {
+    /// 0–20; 20 is full strength.
+    pub skill: u8,
+    /// The temperature of the draw, centipawns (0: the best move).
+    pub temperature: i32,
+}
+
+impl StrengthOptions {
+    /// The level the options ask for. `UCI_LimitStrength` makes `UCI_Elo`
+    /// decide the skill; otherwise `Skill Level` does, lowered by the UCCI
+    /// grades (`knowledge` medium/small/none: −4/−8/−12; `pruning`: −2/−4/
+    /// −6; `idle` small/medium/large: −2/−4/−8). `randomness` other than
+    /// `none` sets the temperature, at any skill.
+    pub fn level(&self) -> Level {
+        let base = if self.limit_strength {
+            skill_for_elo(self.elo)
+        } else {
+            self.skill.min(MAX_SKILL)
+        };
+        let lower = |g: Grade, steps: [i32; 3]| match g {
+            Grade::Large => 0,
+            Grade::Medium => steps[0],
+            Grade::Small => steps[1],
+            Grade::None => steps[2],
+        };
+        let idle = match self.idle {
+            Grade::None => 0,
+            Grade::Small => 2,
+            Grade::Medium => 4,
+            Grade::Large => 8,
+        };
+        let skill = i32::from(base)
+            - lower(self.knowledge, [4, 8, 12])
+            - lower(self.pruning, [2, 4, 6])
+            - idle;
+        let skill = u8::try_from(skill.clamp(0, i32::from(MAX_SKILL))).unwrap_or(0);
+        let temperature = match self.randomness {
+            Randomness::None => 8 * i32::from(MAX_SKILL - skill),
+            r => r.temperature(),
+        };
+        Level { skill, temperature }
+    }
+}
+
+impl Level {
+    /// Whether this is full strength: no node budget, no draw.
+    pub fn is_full(&self) -> bool {
+        self.skill >= MAX_SKILL && self.temperature == 0
+    }
+
+    /// The level's node budget per move (`None` at full skill).
+    pub fn nodes(&self) -> Option<u64> {
+        (self.skill < MAX_SKILL).then(|| {
+            let n = BASE_NODES * NODE_GROWTH.powi(i32::from(self.skill));
+            // At most 300 × 1.5^19 ≈ 665,000: far inside u64.
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            let n = n.round() as u64;
+            n
+        })
+    }
+
+    /// The engine's draw for this level with `seed` (`None` at full
+    /// strength).
+    pub fn weakening(&self, seed: u64) -> Option<Weakening> {
+        (!self.is_full()).then(|| Weakening {
+            candidates: CANDIDATES,
+            temperature: self.temperature,
+            max_loss: 40 + 2 * self.temperature,
+            seed,
+        })
+    }
+}
+
+/// The skill whose ladder Elo is nearest below or at `elo`
+/// (interpolated between the ladder's rows).
+pub fn skill_for_elo(elo: u32) -> u8 {
+    let elo = elo.clamp(MIN_ELO, MAX_ELO);
+    for pair in ELO_LADDER.windows(2) {
+        let ((s0, e0), (s1, e1)) = (pair[0], pair[1]);
+        if elo <= e1 {
+            let span = f64::from(e1 - e0);
+            let t = f64::from(elo - e0) / span;
+            let s = f64::from(s0) + t * f64::from(s1 - s0);
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            return s.floor() as u8;
+        }
+    }
+    MAX_SKILL
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_is_full_strength() {
+        let level = StrengthOptions::default().level();
+        assert!(level.is_full());
+        assert_eq!(level.nodes(), None);
+        assert_eq!(level.weakening(1), None);
+    }
+
+    #[test]
+    fn lower_skills_search_less_and_choose_hotter() {
+        let at = |skill| {
+            StrengthOptions {
+                skill,
+                ..StrengthOptions::default()
+            }
+            .level()
+        };
+        assert_eq!(at(0).nodes(), Some(300));
+        assert_eq!(at(10).nodes(), Some(17_300));
+        assert_eq!(at(19).nodes(), Some(665_051));
+        assert!(at(0).temperature > at(10).temperature);
+        assert_eq!(at(19).temperature, 8);
+        let w = at(0).weakening(7).expect("weakened");
+        assert_eq!(
+            (w.candidates, w.temperature, w.max_loss, w.seed),
+            (4, 160, 360, 7)
+        );
+        // Even skill 0 never gives up a horse the search sees lost.
+        let horse = engine::PIECE_VALUE[board::PieceKind::Knight.index()];
+        assert!(w.max_loss < horse, "{} against {horse}", w.max_loss);
+    }
+
+    #[test]
+    fn ucci_grades_lower_the_skill_and_randomness_heats_the_draw() {
+        let o = StrengthOptions {
+            knowledge: Grade::Small,
+            pruning: Grade::Medium,
+            idle: Grade::Small,
+            ..StrengthOptions::default()
+        };
+        assert_eq!(o.level().skill, 20 - 8 - 2 - 2);
+        let r = StrengthOptions {
+            randomness: Randomness::Huge,
+            ..StrengthOptions::default()
+        };
+        let level = r.level();
+        assert_eq!((level.skill, level.temperature), (20, 80));
+        assert!(!level.is_full());
+        assert_eq!(level.nodes(), None, "full search, random choice");
+        let none = StrengthOptions {
+            knowledge: Grade::None,
+            pruning: Grade::None,
+            idle: Grade::Large,
+            ..StrengthOptions::default()
+        };
+        assert_eq!(none.level().skill, 0);
+    }
+
+    #[test]
+    fn elo_follows_the_ladder() {
+        assert_eq!(skill_for_elo(0), 0);
+        assert_eq!(skill_for_elo(MIN_ELO), 0);
+        assert_eq!(skill_for_elo(1350), 5);
+        assert_eq!(skill_for_elo(1525), 7);
+        assert_eq!(skill_for_elo(MAX_ELO), 20);
+        assert_eq!(skill_for_elo(u32::MAX), 20);
+        let o = StrengthOptions {
+            limit_strength: true,
+            elo: 1700,
+            skill: 3,
+            ..StrengthOptions::default()
+        };
+        assert_eq!(o.level().skill, 10, "UCI_Elo decides over Skill Level");
+    }
+}
