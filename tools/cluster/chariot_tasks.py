@@ -1,8 +1,8 @@
 """What runs on a Dask worker for `run.py`: Chariot's own programs, nothing else.
 
-The driver (`run.py`) ships this module to the workers by value
-(`cloudpickle.register_pickle_by_value`), so a worker needs only Python and
-`distributed`. It owns:
+The driver (`run.py`) uploads this module to the scheduler and the workers
+(`Client.upload_file`, which also reaches workers that join later), so a
+worker needs only Python and `distributed`. It owns:
 
 * `Shipment`, the worker plugin that puts the driver's builds (and the
   openings or network files they read) on every worker, present and

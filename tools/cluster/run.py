@@ -61,6 +61,9 @@ from distributed.security import Security
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import chariot_tasks as tasks
 
+# The shipment plugin travels by value: a worker that joins later unpickles
+# it before anything else is there. The tasks name their functions, which
+# the scheduler and the workers import from the copy `ship` uploads.
 cloudpickle.register_pickle_by_value(tasks)
 
 MANIFEST = "MANIFEST.toml"
@@ -129,6 +132,10 @@ def open_client(args):
         )
     elif kind == "ssh":
         from distributed import SSHCluster
+
+        # SSHCluster logs every line its remote processes print; their
+        # warnings and errors are enough here.
+        logging.getLogger("distributed.deploy.ssh").setLevel(logging.WARNING)
 
         hosts = [h for h in rest.split(",") if h]
         if len(hosts) < 2:
@@ -202,6 +209,7 @@ def ship(client: Client, args, files: dict[str, Path], engines: list[str]) -> se
     expected = {role: engine_signature(files[role]) for role in engines}
     for role in engines:
         log(f"{role}: {files[role]}: {expected[role]}")
+    client.upload_file(tasks.__file__)
     entries = {}
     for role, path in files.items():
         data = None if args.shared else path.read_bytes()
