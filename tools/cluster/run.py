@@ -45,6 +45,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -104,6 +105,33 @@ def tls_security(args) -> Security | None:
     )
 
 
+def count_of(cluster: str, text: str, default: int) -> int:
+    """The N of `local:N` or `slurm:N` (`default` when absent)."""
+    if not text:
+        return default
+    if not text.isdigit() or int(text) < 1:
+        raise JobError(f"--cluster {cluster}: the count must be a positive number")
+    return int(text)
+
+
+def local_cluster(n: int, security: Security | None) -> LocalCluster:
+    """N single-threaded worker processes on this machine, reachable on
+    127.0.0.1 only and only with TLS (certificates made for this run unless
+    given): other users of the machine cannot connect either."""
+    return LocalCluster(
+        n_workers=n,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+        security=security or Security.temporary(),
+        protocol="tls://",
+        # The driver reports lost workers and re-runs itself; Dask's
+        # own warnings about them would only repeat it.
+        silence_logs=logging.ERROR,
+    )
+
+
 @contextlib.contextmanager
 def open_client(args):
     """A client of the cluster the arguments name, closed (with the cluster
@@ -115,21 +143,15 @@ def open_client(args):
         return
     kind, _, rest = args.cluster.partition(":")
     if kind == "local":
-        n = int(rest or os.cpu_count() or 1)
-        # Loopback only, and TLS with certificates made for this run: other
-        # users of this machine cannot reach a local port either.
-        cluster = LocalCluster(
-            n_workers=n,
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            dashboard_address=None,
-            security=security or Security.temporary(),
-            protocol="tls://",
-            # The driver reports lost workers and re-runs itself; Dask's
-            # own warnings about them would only repeat it.
-            silence_logs=logging.ERROR,
-        )
+        n = count_of(args.cluster, rest, os.cpu_count() or 1)
+        # Started with SIGINT ignored, the worker processes keep ignoring it:
+        # a Ctrl-C reaches the driver alone, which stops the job and closes
+        # the cluster in order.
+        interrupt = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            cluster = local_cluster(n, security)
+        finally:
+            signal.signal(signal.SIGINT, interrupt)
     elif kind == "ssh":
         from distributed import SSHCluster
 
@@ -182,7 +204,7 @@ def open_client(args):
             security=security or True,
             scheduler_options={"dashboard_address": None},
         )
-        cluster.scale(jobs=int(rest or 1))
+        cluster.scale(jobs=count_of(args.cluster, rest, 1))
     else:
         raise JobError(f"--cluster {args.cluster}: use local:N, ssh:HOSTS or slurm:JOBS")
     with cluster, Client(cluster, security=cluster.security) as client:
@@ -191,6 +213,12 @@ def open_client(args):
 
 # --------------------------------------------------------------------------
 # Shipping and checking the builds
+
+
+def require(files: dict[str, Path]) -> None:
+    for role, path in files.items():
+        if not path.is_file():
+            raise JobError(f"{role}: no such file {path}")
 
 
 def engine_signature(path: Path) -> str:
@@ -203,9 +231,7 @@ def engine_signature(path: Path) -> str:
 def ship(client: Client, args, files: dict[str, Path], engines: list[str]) -> set[str]:
     """Registers the shipment (files by role; `engines` are signed) and
     retires every worker that refuses it. Returns the refused workers."""
-    for role, path in files.items():
-        if not path.is_file():
-            raise JobError(f"{role}: no such file {path}")
+    require(files)
     expected = {role: engine_signature(files[role]) for role in engines}
     for role in engines:
         log(f"{role}: {files[role]}: {expected[role]}")
@@ -547,6 +573,7 @@ def sprt(client: Client, args) -> int:
             "--tc",
         ):
             raise JobError(f"{word}: run.py sets it (see --help)")
+    require({"arena": arena, "new": new, "base": base})
     available = count_openings(openings)
     pairs = min(args.pairs or available, available)
     m = args.batch_pairs
