@@ -219,58 +219,60 @@ def _origin(worker) -> dict:
 _lock = threading.Lock()
 
 
-def datagen_shard(spec: dict) -> dict:
-    """One shard: `chariot datagen` with `spec["args"]` (which write
-    `spec["file"]` and `MANIFEST.toml` in the scratch directory). Returns
-    the games file's bytes, the manifest's text, the summary, and where it
-    ran; `stopped` when the job's stop event ended it."""
+def _with_paths(word: str, paths: dict[str, Path]) -> str:
+    """`word` with each `{ROLE}` replaced by that shipped file's path here."""
+    for role, path in paths.items():
+        word = word.replace(f"{{{role}}}", str(path))
+    return word
+
+
+def _run_task(spec: dict, program: str, args: list[str], collect) -> dict:
+    """The frame of every task: checks the shipment, makes a scratch
+    directory with the shipped inputs at their relative paths, runs
+    `program args` there (`{ROLE}` in an argument: a shipped file's path
+    on this worker), and returns `spec["number"]`, where it ran, and
+    what `collect(work, done)` takes from the finished run; only `stopped`
+    when the job's stop event ended it. The scratch directory goes."""
     plugin, worker = _shipment()
     with _lock:
         work = _scratch(worker, spec["job"], spec["name"])
     try:
         _place(work, spec["links"], plugin.paths)
-        bin_dir = _bin_dir(work, {"chariot": plugin.paths["chariot"]})
+        bin_dir = _bin_dir(work, {program: plugin.paths[program]})
+        args = [_with_paths(a, plugin.paths) for a in args]
         start = time.monotonic()
-        done = run_child(["chariot", "datagen", *spec["args"]], work, bin_dir, spec["stop"])
-        result = {"shard": spec["shard"], "stopped": done.returncode != 0, **_origin(worker)}
-        if result["stopped"]:
-            return result
-        result.update(
-            data=(work / spec["file"]).read_bytes(),
-            manifest=(work / "MANIFEST.toml").read_text(),
-            summary=done.stdout,
-            seconds=time.monotonic() - start,
-        )
+        done = run_child([program, *args], work, bin_dir, spec["stop"])
+        result = {"number": spec["number"], "stopped": done.returncode != 0, **_origin(worker)}
+        if not result["stopped"]:
+            result.update(collect(work, done), seconds=time.monotonic() - start)
         return result
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def datagen_shard(spec: dict) -> dict:
+    """One shard: `chariot datagen` with `spec["args"]` (which write
+    `spec["file"]` and `MANIFEST.toml` in the scratch directory). Returns
+    the games file's bytes, the manifest's text and the summary."""
+    return _run_task(
+        spec,
+        "chariot",
+        ["datagen", *spec["args"]],
+        lambda work, done: {
+            "data": (work / spec["file"]).read_bytes(),
+            "manifest": (work / "MANIFEST.toml").read_text(),
+            "summary": done.stdout,
+        },
+    )
 
 
 def sprt_batch(spec: dict) -> dict:
     """One batch: `arena` with `spec["args"]`, the engines at their shipped
     paths (`{new}`, `{base}` in the arguments), writing `batch.pgn`.
-    Returns the PGN's text and the run's output, and where it ran;
-    `stopped` when the job's stop event ended it."""
-    plugin, worker = _shipment()
-    with _lock:
-        work = _scratch(worker, spec["job"], spec["name"])
-    try:
-        _place(work, spec["links"], plugin.paths)
-        bin_dir = _bin_dir(work, {"arena": plugin.paths["arena"]})
-        args = [
-            a.replace("{new}", str(plugin.paths["new"])).replace("{base}", str(plugin.paths["base"]))
-            for a in spec["args"]
-        ]
-        start = time.monotonic()
-        done = run_child(["arena", *args, "--pgn", "batch.pgn"], work, bin_dir, spec["stop"])
-        result = {"batch": spec["batch"], "stopped": done.returncode != 0, **_origin(worker)}
-        if result["stopped"]:
-            return result
-        result.update(
-            pgn=(work / "batch.pgn").read_text(),
-            output=done.stdout,
-            seconds=time.monotonic() - start,
-        )
-        return result
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    Returns the PGN's text and the run's output."""
+    return _run_task(
+        spec,
+        "arena",
+        [*spec["args"], "--pgn", "batch.pgn"],
+        lambda work, done: {"pgn": (work / "batch.pgn").read_text(), "output": done.stdout},
+    )

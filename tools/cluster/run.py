@@ -285,14 +285,17 @@ class Tasks:
         for number in specs:
             self.submit(number)
 
-    def submit(self, number: int) -> None:
-        tries = self.tries.get(number, 0) + 1
+    def submit(self, number: int, counts: bool = True) -> None:
+        """Submits task `number`; a run again after a lost worker `counts`
+        towards `--attempts`, one after a refusal does not (each refusal
+        retires a worker, so they are bounded by the cluster)."""
+        tries = self.tries.get(number, 0) + counts
         if tries > self.attempts:
-            raise JobError(f"{self.what} {number} failed {self.attempts} times")
+            raise JobError(f"{self.what} {number}: its worker was lost {self.attempts - 1} times; giving up")
         self.tries[number] = tries
         spec = self.specs[number]
-        future = self.client.submit(self.fn, spec, key=f"{spec['job']}-{spec['name']}-try{tries}", pure=False)
-        self.live[future] = number
+        key = f"{spec['job']}-{spec['name']}-{uuid.uuid4().hex[:8]}"
+        self.live[self.client.submit(self.fn, spec, key=key, pure=False)] = number
 
     def take(self, number: int) -> bool:
         """Whether a result for `number` is the first (and so counts)."""
@@ -330,7 +333,7 @@ class Tasks:
                 self.refused.add(address.group(1))
                 with contextlib.suppress(Exception):
                     self.client.retire_workers(workers=[address.group(1)], close_workers=True)
-            self.submit(number)
+            self.submit(number, counts=False)
         elif kind in ("KilledWorker", "CommClosedError", "FutureCancelledError", "CancelledError"):
             log(f"{self.what} {number}: its worker was lost ({kind}); run again")
             self.submit(number)
@@ -362,6 +365,14 @@ def stop_event(client: Client, job: str):
     finally:
         with contextlib.suppress(Exception):
             event.set()
+
+
+def refuse_owned(extra: list[str], owned: tuple[str, ...]) -> None:
+    """Refuses, among the words passed through after `--`, an option the
+    driver sets for every task itself."""
+    for word in extra:
+        if word.split("=")[0] in owned:
+            raise JobError(f"{word}: run.py sets it (see --help)")
 
 
 def run_tool(argv: list[str]) -> str:
@@ -457,19 +468,10 @@ def datagen(client: Client, args) -> int:
         files["eval"] = Path(args.eval)
         eval_arg = relative_path(Path(args.eval), "eval")
         links[eval_arg] = "eval"
-    for word in args.extra:
-        if word.split("=")[0] in (
-            "--out",
-            "--seed",
-            "--games",
-            "--positions",
-            "--manifest",
-            "--openings",
-            "--eval",
-            "--threads",
-            "--pgn",
-        ):
-            raise JobError(f"{word}: run.py sets it (see --help)")
+    refuse_owned(
+        args.extra,
+        ("--out", "--seed", "--games", "--positions", "--manifest", "--openings", "--eval", "--threads", "--pgn"),
+    )
     shards = plan_shards(args, openings_rel, eval_arg)
     done = already_done(out, shards)
     todo = [s for s in shards if s.index not in done]
@@ -488,7 +490,7 @@ def datagen(client: Client, args) -> int:
             s.index: {
                 "job": job,
                 "name": f"shard-{s.index}",
-                "shard": s.index,
+                "number": s.index,
                 "file": s.file,
                 "args": s.args,
                 "links": links,
@@ -559,8 +561,9 @@ def sprt(client: Client, args) -> int:
     limit = [(flag, str(v)) for flag, v in limits if v is not None]
     if len(limit) != 1:
         raise JobError("give one limit: --nodes, --depth or --tc")
-    for word in args.extra:
-        if word.split("=")[0] in (
+    refuse_owned(
+        args.extra,
+        (
             "--engine",
             "--games",
             "--openings",
@@ -571,8 +574,8 @@ def sprt(client: Client, args) -> int:
             "--nodes",
             "--depth",
             "--tc",
-        ):
-            raise JobError(f"{word}: run.py sets it (see --help)")
+        ),
+    )
     require({"arena": arena, "new": new, "base": base})
     available = count_openings(openings)
     pairs = min(args.pairs or available, available)
@@ -598,7 +601,7 @@ def sprt(client: Client, args) -> int:
             b: {
                 "job": job,
                 "name": f"batch-{b}",
-                "batch": b,
+                "number": b,
                 "args": [*words, *common, "--skip-openings", str(b * m), "--games", str(2 * n)],
                 "links": {openings_rel: "openings"},
                 "stop": stop,
