@@ -9,3 +9,6 @@ echo "== documentation citations and links"
 
 echo "== C library from Python ctypes (the release build's libchariot)"
 python3 ffi/tests/python/test_ctypes.py
+
+echo "== cluster driver: datagen and SPRT on a local Dask cluster (installs tools/cluster/requirements.txt)"
+tools/cluster/smoke.sh

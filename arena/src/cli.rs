@@ -127,6 +127,9 @@ struct PoolArgs {
     /// Test the pooled pairs: `elo0=… elo1=… [alpha=0.05] [beta=0.05] [model=normalized|logistic]`.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     sprt: Option<Vec<String>>,
+    /// Print the counts as one JSON object (for programs) instead of the report.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args)]
@@ -302,7 +305,11 @@ fn pool_runs(args: &PoolArgs) -> Result<ExitCode> {
         });
     }
     let pooled = pool::pool(&sources, args.engine.as_deref())?;
-    println!("{}", pool::report(&pooled, sprt.as_ref()));
+    if args.json {
+        println!("{}", pool::json(&pooled, sprt.as_ref()));
+    } else {
+        println!("{}", pool::report(&pooled, sprt.as_ref()));
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -7,7 +7,9 @@
 //! the pairs again: the arena numbers a pair's games as rounds `2k − 1` and
 //! `2k` of its run, whatever order they finished in, so pairs are taken by
 //! round, never by position in the file. The statistics and the report are
-//! the match's own (`stats`, `sprt`, `tally::write_pairing`).
+//! the match's own (`stats`, `sprt`, `tally::write_pairing`); [`json`]
+//! gives the same counts to programs that pool runs as they arrive
+//! (`tools/cluster`).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -15,7 +17,7 @@ use std::fmt::Write as _;
 use anyhow::{Result, bail};
 use book::pgn::{GameResult, PgnGame};
 
-use crate::sprt::Sprt;
+use crate::sprt::{EloModel, Sprt, SprtState};
 use crate::stats::{GameScore, Pentanomial, Trinomial};
 use crate::tally::write_pairing;
 
@@ -210,6 +212,65 @@ pub fn report(pooled: &Pooled, sprt: Option<&Sprt>) -> String {
     out.trim_end().to_string()
 }
 
+/// The pooled counts as one JSON object, for programs:
+///
+/// ```text
+/// {"engine": "new", "opponents": ["base"],
+///  "games": {"wins": 3, "draws": 1, "losses": 2},
+///  "pairs": {"counts": [1, 0, 0, 1, 1], "total": 3},
+///  "elo": "+40.1 ± 90.2" or null, "nelo": … or null,
+///  "files": [{"name": "run1.pgn", "counts": [0, 0, 0, 1, 1], "pairs": 2, "left_out": 1}, …],
+///  "sprt": null or {"elo0": 0.0, "elo1": 5.0, "alpha": 0.05, "beta": 0.05,
+///           "model": "normalized", "llr": 0.87, "lower": -2.94, "upper": 2.94,
+///           "state": "continue" | "H0" | "H1"}}
+/// ```
+///
+/// Elo figures are the pairs' estimates as the text report writes them.
+pub fn json(pooled: &Pooled, sprt: Option<&Sprt>) -> String {
+    use serde_json::{Value, json};
+    let files: Vec<Value> = pooled
+        .files
+        .iter()
+        .map(|(name, pairs, left_out)| {
+            json!({"name": name, "counts": pairs.counts, "pairs": pairs.pairs(), "left_out": left_out})
+        })
+        .collect();
+    let sprt = sprt.map(|s| {
+        let llr = s.llr(&pooled.pairs);
+        let (lower, upper) = s.bounds();
+        json!({
+            "elo0": s.elo0,
+            "elo1": s.elo1,
+            "alpha": s.alpha,
+            "beta": s.beta,
+            "model": match s.model {
+                EloModel::Normalized => "normalized",
+                EloModel::Logistic => "logistic",
+            },
+            "llr": llr,
+            "lower": lower,
+            "upper": upper,
+            "state": match s.state(llr) {
+                SprtState::Continue => "continue",
+                SprtState::AcceptH0 => "H0",
+                SprtState::AcceptH1 => "H1",
+            },
+        })
+    });
+    let g = &pooled.games;
+    json!({
+        "engine": pooled.engine,
+        "opponents": pooled.opponents,
+        "games": {"wins": g.wins, "draws": g.draws, "losses": g.losses},
+        "pairs": {"counts": pooled.pairs.counts, "total": pooled.pairs.pairs()},
+        "elo": pooled.pairs.elo().map(|e| e.to_string()),
+        "nelo": pooled.pairs.normalized_elo().map(|e| e.to_string()),
+        "files": files,
+        "sprt": sprt,
+    })
+    .to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -288,6 +349,28 @@ mod tests {
         assert!(text.contains("run1: 2 pairs [0, 0, 0, 1, 1]"), "{text}");
         assert!(text.contains("(1 incomplete pairs left out)"), "{text}");
         assert!(text.contains("new vs base / main: W 3 D 1 L 2"), "{text}");
+        // The same counts for programs, with the SPRT's standing.
+        let sprt = crate::config::parse_sprt(&["elo0=0", "elo1=5"]).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&json(&pooled, Some(&sprt))).unwrap();
+        assert_eq!(v["engine"], "new");
+        assert_eq!(v["opponents"], serde_json::json!(["base", "main"]));
+        assert_eq!(v["pairs"]["counts"], serde_json::json!([1, 0, 0, 1, 1]));
+        assert_eq!(v["pairs"]["total"], 3);
+        assert_eq!(
+            v["games"],
+            serde_json::json!({"wins": 3, "draws": 1, "losses": 2})
+        );
+        assert_eq!(v["files"][0]["pairs"], 2);
+        assert_eq!(v["files"][0]["left_out"], 1);
+        assert_eq!(v["files"][1]["name"], "run2");
+        assert_eq!(v["files"][1]["counts"], serde_json::json!([1, 0, 0, 0, 0]));
+        let llr = sprt.llr(&pooled.pairs);
+        assert_eq!(v["sprt"]["llr"].as_f64(), Some(llr));
+        assert_eq!(v["sprt"]["state"], "continue");
+        assert_eq!(v["sprt"]["upper"].as_f64(), Some(sprt.bounds().1));
+        assert_eq!(v["elo"], pooled.pairs.elo().unwrap().to_string());
+        let bare: serde_json::Value = serde_json::from_str(&json(&pooled, None)).unwrap();
+        assert!(bare["sprt"].is_null());
     }
 
     #[test]

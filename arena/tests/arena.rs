@@ -642,6 +642,23 @@ fn pooled_runs_score_as_the_match_did() {
     let both = pool(&[&first, &second]);
     let both = String::from_utf8_lossy(&both.stdout).into_owned();
     assert!(both.contains("(6 pairs)"), "{both}");
+    // The same pool for programs: the total is the files' sum.
+    let json = Command::new(ARENA)
+        .args(["pool", "--json", "--sprt", "elo0=0", "elo1=50", "--"])
+        .args([&first, &second])
+        .output()
+        .unwrap();
+    assert!(json.status.success());
+    let json = String::from_utf8_lossy(&json.stdout).into_owned();
+    assert!(
+        json.starts_with('{') && json.contains("\"total\":6"),
+        "{json}"
+    );
+    assert!(
+        json.contains("\"pairs\":3}") && json.contains("\"left_out\":0"),
+        "{json}"
+    );
+    assert!(json.contains("\"state\":\""), "{json}");
     // Two runs appended to one file cannot be paired again.
     run(&first, "3");
     let mixed = pool(&[&first]);

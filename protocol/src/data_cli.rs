@@ -7,7 +7,11 @@
 //! `chariot datagen --manifest FILE` appends its chunk to a manifest;
 //! `chariot data check DIR` proves a directory against its manifest (every
 //! checksum and count, by decoding every game) and prints the generation's
-//! totals, duplicates across chunks removed as the trainer removes them.
+//! totals, duplicates across chunks removed as the trainer removes them;
+//! `chariot data add DIR FROM` moves the chunks of another directory (one
+//! datagen run's, played elsewhere: `tools/cluster`) into `DIR`, each
+//! proved against its own manifest entry before it moves. This module is
+//! the manifest's one writer.
 
 use std::fmt::Write as _;
 use std::io::Read;
@@ -144,21 +148,54 @@ enum DataCommand {
         /// The directory (holding MANIFEST.toml).
         dir: PathBuf,
     },
+    /// Move the chunks of another data directory (such as one made by
+    /// `chariot datagen --manifest`) into DIR and append them to DIR's
+    /// MANIFEST.toml, each checked against its own entry first.
+    Add {
+        /// The directory that receives the chunks (created if missing).
+        dir: PathBuf,
+        /// The directory whose MANIFEST.toml lists the chunks to move.
+        from: PathBuf,
+    },
 }
 
 /// Runs `chariot data`.
 pub fn run(args: &DataArgs) -> ExitCode {
-    let DataCommand::Check { dir } = &args.command;
-    match check(dir) {
-        Ok(totals) => {
-            println!("{totals}");
+    let (name, done) = match &args.command {
+        DataCommand::Check { dir } => ("check", check(dir).map(|t| t.to_string())),
+        DataCommand::Add { dir, from } => {
+            ("add", add(dir, from).map(|chunks| added_text(dir, &chunks)))
+        }
+    };
+    match done {
+        Ok(text) => {
+            println!("{text}");
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("chariot data check: {e:#}");
+            eprintln!("chariot data {name}: {e:#}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// One line per added chunk.
+fn added_text(dir: &Path, chunks: &[Chunk]) -> String {
+    chunks
+        .iter()
+        .map(|c| {
+            format!(
+                "added {}: {} games, {} plies ({} searched), {} kept, seed {}",
+                dir.join(&c.file).display(),
+                c.games,
+                c.plies,
+                c.scored,
+                c.kept,
+                c.seed
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// What a data directory holds, once checked.
@@ -210,32 +247,7 @@ pub fn check(dir: &Path) -> Result<Totals> {
     };
     let mut across = Selector::new(Filters::default());
     for c in &manifest.chunk {
-        let path = dir.join(&c.file);
-        let sum = sha256(&path)?;
-        if sum != c.sha256 {
-            bail!("{}: SHA-256 {sum}, the manifest says {}", c.file, c.sha256);
-        }
-        let mut within = Selector::new(Filters::default());
-        let (mut games, mut plies, mut scored) = (0u64, 0u64, 0u64);
-        for game in games::open(&path).with_context(|| format!("in {}", c.file))? {
-            let game = game.with_context(|| format!("in {}", c.file))?;
-            games += 1;
-            plies += game.plies.len() as u64;
-            scored += game.scored() as u64;
-            game.replay(|pos, ply| {
-                let _ = within.judge(pos, ply);
-                let _ = across.judge(pos, ply);
-            })
-            .map_err(|e| anyhow::anyhow!("{}: {e}", c.file))?;
-        }
-        let found = (games, plies, scored, within.kept);
-        let listed = (c.games, c.plies, c.scored, c.kept);
-        if found != listed {
-            bail!(
-                "{}: games, plies, searched, kept are {found:?}; the manifest says {listed:?}",
-                c.file
-            );
-        }
+        let (games, plies, scored) = verify_chunk(dir, c, &mut across)?;
         totals.chunks += 1;
         totals.games += games;
         totals.plies += plies;
@@ -244,6 +256,116 @@ pub fn check(dir: &Path) -> Result<Totals> {
     }
     totals.kept = across.kept;
     Ok(totals)
+}
+
+/// Proves one chunk of `dir` against its manifest entry: a plain file name
+/// (no path, so no entry reaches outside its directory), the checksum, and
+/// the counts found by replaying every game. Each position also goes
+/// through `across`, the filters of the whole data set. Returns the games,
+/// plies and searched plies.
+fn verify_chunk(dir: &Path, c: &Chunk, across: &mut Selector) -> Result<(u64, u64, u64)> {
+    let plain = Path::new(&c.file)
+        .file_name()
+        .is_some_and(|n| n == c.file.as_str());
+    if !plain || c.file.starts_with('.') {
+        bail!(
+            "the manifest names '{}': chunks are plain file names",
+            c.file
+        );
+    }
+    let path = dir.join(&c.file);
+    let sum = sha256(&path)?;
+    if sum != c.sha256 {
+        bail!("{}: SHA-256 {sum}, the manifest says {}", c.file, c.sha256);
+    }
+    let mut within = Selector::new(Filters::default());
+    let (mut games, mut plies, mut scored) = (0u64, 0u64, 0u64);
+    for game in games::open(&path).with_context(|| format!("in {}", c.file))? {
+        let game = game.with_context(|| format!("in {}", c.file))?;
+        games += 1;
+        plies += game.plies.len() as u64;
+        scored += game.scored() as u64;
+        game.replay(|pos, ply| {
+            let _ = within.judge(pos, ply);
+            let _ = across.judge(pos, ply);
+        })
+        .map_err(|e| anyhow::anyhow!("{}: {e}", c.file))?;
+    }
+    let found = (games, plies, scored, within.kept);
+    let listed = (c.games, c.plies, c.scored, c.kept);
+    if found != listed {
+        bail!(
+            "{}: games, plies, searched, kept are {found:?}; the manifest says {listed:?}",
+            c.file
+        );
+    }
+    Ok((games, plies, scored))
+}
+
+/// Moves the chunks listed in `from`'s manifest into `dir` and appends
+/// their entries, unchanged, to `dir`'s manifest (module docs):
+///
+/// 1. every chunk is proved against its entry ([`check`]'s test) and its
+///    name checked free in `dir`, before anything moves;
+/// 2. each file is moved (renamed, or copied under a temporary name and
+///    renamed where `from` is on another file system), then its entry
+///    appended; a failed append takes the moved file back out.
+///
+/// Returns the entries added.
+///
+/// # Errors
+/// `from` lists no chunk or one that does not prove; a name already in
+/// `dir`'s manifest or directory; a file that cannot be moved; a manifest
+/// that cannot be read or written.
+pub fn add(dir: &Path, from: &Path) -> Result<Vec<Chunk>> {
+    let source = read_manifest(&from.join(MANIFEST))?;
+    if source.chunk.is_empty() {
+        bail!("{} lists no chunk", from.join(MANIFEST).display());
+    }
+    let target = dir.join(MANIFEST);
+    let mut taken: Vec<String> = if target.exists() {
+        read_manifest(&target)?
+            .chunk
+            .into_iter()
+            .map(|c| c.file)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    for c in &source.chunk {
+        verify_chunk(from, c, &mut Selector::new(Filters::default()))?;
+        if taken.contains(&c.file) || dir.join(&c.file).exists() {
+            bail!("{} already holds a chunk named {}", dir.display(), c.file);
+        }
+        taken.push(c.file.clone());
+    }
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    for c in &source.chunk {
+        let to = dir.join(&c.file);
+        move_file(&from.join(&c.file), &to)?;
+        if let Err(e) = append_chunk(&target, c.clone()) {
+            let _ = std::fs::remove_file(&to);
+            return Err(e);
+        }
+    }
+    Ok(source.chunk)
+}
+
+/// Moves a file; across file systems, through a temporary name in the
+/// target's directory, so the final name never holds a partial copy.
+fn move_file(from: &Path, to: &Path) -> Result<()> {
+    if std::fs::rename(from, to).is_ok() {
+        return Ok(());
+    }
+    let part = to.with_extension("part");
+    std::fs::copy(from, &part)
+        .and_then(|_| std::fs::rename(&part, to))
+        .with_context(|| format!("cannot move {} to {}", from.display(), to.display()))
+        .inspect_err(|_| {
+            let _ = std::fs::remove_file(&part);
+        })?;
+    let _ = std::fs::remove_file(from);
+    Ok(())
 }
 
 /// The command line as run, each argument quoted for a POSIX shell when it

@@ -172,3 +172,78 @@ fn manifests_prove_their_chunks() {
     let _ = std::fs::remove_file(temp("elsewhere.games"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `chariot data add`: a run's chunk, proved, moves into another
+/// directory's manifest unchanged; a damaged chunk or a name already
+/// taken is refused before anything moves.
+#[test]
+fn chunks_move_between_directories_once() {
+    let (shard, merged) = (temp("add-shard"), temp("add-merged"));
+    let _ = std::fs::remove_dir_all(&merged);
+    let run = |k: u64| {
+        let _ = std::fs::remove_dir_all(&shard);
+        std::fs::create_dir_all(&shard).expect("dir");
+        let manifest = shard.join(crate::data_cli::MANIFEST);
+        let mut a = args(shard.join(format!("s{k}.games.xz")));
+        a.positions = None;
+        a.games = Some(2);
+        a.seed = 300 + 2 * k;
+        a.manifest = Some(manifest.clone());
+        let s = generate(&a).expect("datagen");
+        record_chunk(&a, &s, &manifest).expect("recorded");
+        crate::data_cli::read_manifest(&manifest)
+            .expect("manifest")
+            .chunk
+    };
+    let first = run(0);
+    let added = crate::data_cli::add(&merged, &shard).expect("added");
+    assert_eq!(added, first);
+    assert!(!shard.join("s0.games.xz").exists(), "moved, not copied");
+    // The same shard again: its file is gone from the source now, and
+    // a second run of it is refused by name.
+    assert!(crate::data_cli::add(&merged, &shard).is_err());
+    let again = run(0);
+    assert_eq!(again[0].sha256, first[0].sha256, "a rerun is the same file");
+    let err = crate::data_cli::add(&merged, &shard).expect_err("taken");
+    assert!(
+        format!("{err:#}").contains("already holds a chunk named s0.games.xz"),
+        "{err:#}"
+    );
+    assert!(shard.join("s0.games.xz").exists(), "a refused chunk stays");
+    // A damaged chunk does not move.
+    let second = run(1);
+    let path = shard.join("s1.games.xz");
+    let mut bytes = std::fs::read(&path).expect("chunk");
+    bytes[20] ^= 1;
+    std::fs::write(&path, bytes).expect("write");
+    let err = crate::data_cli::add(&merged, &shard).expect_err("damaged");
+    assert!(format!("{err:#}").contains("SHA-256"), "{err:#}");
+    assert!(!merged.join("s1.games.xz").exists());
+    // Repaired, it joins; the directory proves as a whole.
+    let second_again = run(1);
+    assert_eq!(second_again[0].sha256, second[0].sha256);
+    crate::data_cli::add(&merged, &shard).expect("added");
+    let totals = crate::data_cli::check(&merged).expect("checks");
+    assert_eq!((totals.chunks, totals.games), (2, 4));
+    let listed = crate::data_cli::read_manifest(&merged.join(crate::data_cli::MANIFEST))
+        .expect("manifest")
+        .chunk;
+    assert_eq!(listed[0], first[0]);
+    assert_eq!(listed[1].seed, 302);
+    // An entry that names a path outside its directory is refused.
+    let mut outside = listed[1].clone();
+    outside.file = "../s1.games.xz".to_string();
+    let m = crate::data_cli::Manifest {
+        chunk: vec![outside],
+        ..crate::data_cli::Manifest::default()
+    };
+    std::fs::write(
+        shard.join(crate::data_cli::MANIFEST),
+        toml::to_string(&m).expect("toml"),
+    )
+    .expect("write");
+    let err = crate::data_cli::add(&merged, &shard).expect_err("a path");
+    assert!(format!("{err:#}").contains("plain file names"), "{err:#}");
+    let _ = std::fs::remove_dir_all(&shard);
+    let _ = std::fs::remove_dir_all(&merged);
+}
