@@ -97,6 +97,10 @@ pub struct DatagenArgs {
     /// instead of self-play.
     #[arg(long, value_name = "FILE")]
     pub(crate) pgn: Option<PathBuf>,
+    /// With --pgn, start at this game of the file (0-based), so that one
+    /// file can be scored in chunks.
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "pgn")]
+    pub(crate) skip_games: u64,
     /// Seed of the openings and random plies: game `i` uses `seed + i`.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub(crate) seed: u64,
@@ -241,7 +245,10 @@ impl Source {
     /// How many games the run plays at most.
     fn target_games(&self, args: &DatagenArgs) -> u64 {
         match self {
-            Source::Recorded(games) => args.games.unwrap_or(u64::MAX).min(games.len() as u64),
+            Source::Recorded(games) => args
+                .games
+                .unwrap_or(u64::MAX)
+                .min((games.len() as u64).saturating_sub(args.skip_games)),
             Source::SelfPlay(_) => match (args.games, args.positions, args.seconds) {
                 (Some(g), _, _) => g,
                 (None, None, None) => 100,
@@ -252,13 +259,19 @@ impl Source {
 
     /// Game `i`, played or scored by `engine`; `None` for a recorded game
     /// without a result or with an unreadable move.
-    fn game(&self, engine: &mut Engine, cfg: &PlayConfig, seed: u64, i: u64) -> Option<PlayedGame> {
+    fn game(
+        &self,
+        engine: &mut Engine,
+        args: &DatagenArgs,
+        cfg: &PlayConfig,
+        i: u64,
+    ) -> Option<PlayedGame> {
         match self {
             Source::SelfPlay(openings) => {
-                Some(play_game(engine, openings, cfg, seed.wrapping_add(i)))
+                Some(play_game(engine, openings, cfg, args.seed.wrapping_add(i)))
             }
             Source::Recorded(games) => {
-                let game = games.get(usize::try_from(i).ok()?)?;
+                let game = games.get(usize::try_from(args.skip_games.checked_add(i)?).ok()?)?;
                 let result = match game.result() {
                     book::pgn::GameResult::RedWins => GameResult::RedWins,
                     book::pgn::GameResult::BlackWins => GameResult::BlackWins,
@@ -452,7 +465,7 @@ fn generate(args: &DatagenArgs) -> Result<Summary> {
                     if i >= target_games {
                         break;
                     }
-                    let game = source.game(&mut engine, cfg, args.seed, i);
+                    let game = source.game(&mut engine, args, cfg, i);
                     if tx.send((i, game)).is_err() {
                         break;
                     }

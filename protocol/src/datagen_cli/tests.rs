@@ -23,6 +23,7 @@ fn args(out: PathBuf) -> DatagenArgs {
         draw_after: 80,
         hash: 1,
         pgn: None,
+        skip_games: 0,
         seed: 7,
         eval: "builtin".to_string(),
         manifest: None,
@@ -119,6 +120,25 @@ fn recorded_games_keep_their_moves_and_result() {
     let moves: Vec<String> = g.plies.iter().map(|p| p.mv.to_string()).collect();
     assert_eq!(moves, ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"]);
     assert!(g.plies.iter().all(|p| p.score.is_some()));
+    // --skip-games starts later in the file: past the only scored game,
+    // nothing is left.
+    let mut a = args(out.clone());
+    a.positions = None;
+    a.pgn = Some(pgn.clone());
+    a.skip_games = 1;
+    std::fs::write(
+        &pgn,
+        "[Result \"1-0\"]\n[Format \"ICCS\"]\n\n1. h2e2 1-0\n\n\
+         [Result \"0-1\"]\n[Format \"ICCS\"]\n\n1. b2e2 h9g7 0-1\n",
+    )
+    .expect("write PGN");
+    generate(&a).expect("datagen --skip-games");
+    let games = read_games(&out).expect("games");
+    let _ = std::fs::remove_file(&out);
+    let _ = std::fs::remove_file(&pgn);
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].result, GameResult::BlackWins);
+    assert_eq!(games[0].plies.len(), 2);
 }
 
 #[test]
