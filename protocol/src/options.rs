@@ -44,6 +44,8 @@ enum Id {
     Pruning,
     Randomness,
     Idle,
+    TtPolicy,
+    TtStoreQs,
 }
 
 /// An option's type with its default and range.
@@ -270,6 +272,27 @@ const SPECS: &[Spec] = &[
         kind: Kind::Combo(&["none", "small", "medium", "large"]),
     },
     Spec {
+        id: Id::TtPolicy,
+        ucci: "ttpolicy",
+        uci: Some("TT Policy"),
+        uci_only: false,
+        kind: Kind::Combo(&[
+            "two-tier",
+            "two-tier-aged",
+            "bucket",
+            "always",
+            "depth",
+            "off",
+        ]),
+    },
+    Spec {
+        id: Id::TtStoreQs,
+        ucci: "ttstoreqs",
+        uci: Some("TT Store QS"),
+        uci_only: false,
+        kind: Kind::Check(true),
+    },
+    Spec {
         id: Id::NewGame,
         ucci: "newgame",
         uci: Some("Clear Hash"),
@@ -306,6 +329,9 @@ pub enum Action {
     LoadNetwork(String),
     /// `usennue` changed: evaluate as [`Options::use_nnue`] now says.
     UseNetwork,
+    /// A table experiment option changed: search as
+    /// [`Options::experiment`] now says.
+    SetExperiment,
 }
 
 /// The result of one `setoption`.
@@ -360,6 +386,10 @@ pub struct Options {
     /// The strength options (`Skill Level`, `UCI_LimitStrength`,
     /// `UCI_Elo`; UCCI `knowledge`, `pruning`, `randomness`, `idle`).
     pub strength: StrengthOptions,
+    /// `TT Policy` (an experiment): the table's replacement rule.
+    pub tt_policy: engine::TtPolicy,
+    /// `TT Store QS` (an experiment): quiescence results go to the table.
+    pub tt_store_qs: bool,
 }
 
 impl Default for Options {
@@ -381,7 +411,22 @@ impl Default for Options {
             evalfile: DEFAULT_NETWORK.to_string(),
             use_nnue: true,
             strength: StrengthOptions::default(),
+            tt_policy: engine::TtPolicy::TwoTier,
+            tt_store_qs: true,
         }
+    }
+}
+
+impl Options {
+    /// The table experiment the options ask for (`None`: the shipped
+    /// search, which is what games play unless an experiment is set).
+    pub fn experiment(&self) -> Option<engine::Experiment> {
+        let e = engine::Experiment {
+            policy: self.tt_policy,
+            store_qs: self.tt_store_qs,
+            ..engine::Experiment::default()
+        };
+        (e != engine::Experiment::default()).then_some(e)
     }
 }
 
@@ -503,6 +548,10 @@ impl Options {
                         applied.action = Some(Action::UseNetwork);
                     }
                     Id::LimitStrength => self.strength.limit_strength = on,
+                    Id::TtStoreQs => {
+                        self.tt_store_qs = on;
+                        applied.action = Some(Action::SetExperiment);
+                    }
                     // `ponder` among them: accepted and checked, but it
                     // changes nothing, since the engine ponders only when
                     // told `go ponder` and its time allocation does not
@@ -544,6 +593,12 @@ impl Options {
                     Id::Knowledge => self.strength.knowledge = grade(chosen),
                     Id::Pruning => self.strength.pruning = grade(chosen),
                     Id::Idle => self.strength.idle = grade(chosen),
+                    Id::TtPolicy => {
+                        if let Ok(p) = chosen.parse() {
+                            self.tt_policy = p;
+                            applied.action = Some(Action::SetExperiment);
+                        }
+                    }
                     Id::Randomness => {
                         self.strength.randomness = match chosen {
                             "tiny" => Randomness::Tiny,

@@ -210,3 +210,28 @@ fn bad_thread_counts_are_refused_and_the_old_value_kept() {
             .contains(&"option name Threads type spin default 1 min 1 max 1024".to_string())
     );
 }
+
+#[test]
+fn table_experiments_are_options() {
+    let mut o = Options::default();
+    assert_eq!(o.experiment(), None, "play by default");
+    let a = o.set(Dialect::Uci, "TT Policy", Some("Bucket"));
+    assert_eq!(a.action, Some(Action::SetExperiment));
+    assert_eq!(
+        o.experiment().map(|e| e.policy),
+        Some(engine::TtPolicy::Bucket)
+    );
+    let a = o.set(Dialect::Ucci, "ttstoreqs", Some("false"));
+    assert_eq!(a.action, Some(Action::SetExperiment));
+    let e = o.experiment().expect("an experiment");
+    assert!(!e.store_qs && !e.classic);
+    assert_eq!(
+        o.set(Dialect::Uci, "TT Policy", Some("lru"))
+            .diagnostics
+            .len(),
+        1
+    );
+    o.set(Dialect::Uci, "TT Policy", Some("two-tier"));
+    o.set(Dialect::Uci, "TT Store QS", Some("true"));
+    assert_eq!(o.experiment(), None, "back to play");
+}

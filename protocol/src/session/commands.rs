@@ -78,6 +78,11 @@ impl Session {
             Some(Action::OpenBook(spec)) => self.open_books(&spec),
             Some(Action::LoadNetwork(spec)) => self.load_network(&spec),
             Some(Action::UseNetwork) => self.choose_evaluation(),
+            Some(Action::SetExperiment) => {
+                if let Err(e) = self.engine.set_experiment(self.options.experiment()) {
+                    self.diag(&format!("table experiment refused ({e})"));
+                }
+            }
         }
     }
 
