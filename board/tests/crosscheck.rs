@@ -5,22 +5,11 @@
 //! perft count against full make/unmake perft.
 
 use board::{Bitboard, Color, Move, Piece, PieceKind, Position, Square};
+use rand::{Rng as _, SeedableRng};
+use rand_pcg::Pcg64Mcg;
 
-/// A tiny deterministic generator (xorshift64*), so the games are the same on
-/// every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+/// A seeded stream, so the games are the same on every run.
+type Rng = Pcg64Mcg;
 
 /// A plain array board and the rules written out the obvious way, sharing no
 /// code with the fast generator.
@@ -178,21 +167,21 @@ fn random_positions(games: usize, max_plies: usize) -> Vec<Position> {
         .map(|fen| Position::from_fen(fen).expect("suite FEN"))
         .collect();
     starts.push(Position::startpos());
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::seed_from_u64(0x9e37_79b9_7f4a_7c15);
     let mut out = Vec::new();
     for g in 0..games {
         let mut pos = starts[g % starts.len()].clone();
-        for _ in 0..rng.below(max_plies) + 1 {
+        for _ in 0..rng.gen_range(0..max_plies) + 1 {
             let moves = pos.legal_moves();
             if moves.is_empty() {
                 break;
             }
             // Prefer captures now and then so games reach sparse endgames.
             let caps = pos.legal_captures();
-            let m = if !caps.is_empty() && rng.below(3) == 0 {
-                caps[rng.below(caps.len())]
+            let m = if !caps.is_empty() && rng.gen_range(0..3) == 0 {
+                caps[rng.gen_range(0..caps.len())]
             } else {
-                moves[rng.below(moves.len())]
+                moves[rng.gen_range(0..moves.len())]
             };
             pos.make_move(m);
             out.push(pos.clone());

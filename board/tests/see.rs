@@ -7,21 +7,15 @@
 //! cases for the cannon screens and the generals.
 
 use board::{Move, PieceKind, Position};
+use rand::{Rng as _, SeedableRng};
+use rand_pcg::Pcg64Mcg;
 
 /// Centipawn values by kind index (general, advisor, elephant, horse,
 /// chariot, cannon, soldier), as the engine's evaluation has them.
 const VALUES: [i32; PieceKind::NUM] = [0, 200, 200, 420, 950, 460, 100];
 
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % n as u64) as usize
-    }
-}
+/// A seeded stream, so the games are the same on every run.
+type Rng = Pcg64Mcg;
 
 /// The slow twin: the value for the side to move of continuing the
 /// exchange on `to` (or stopping), capturing with the least valuable legal
@@ -68,7 +62,7 @@ fn slow_see(pos: &mut Position, m: Move) -> i32 {
 
 fn positions() -> Vec<Position> {
     let suite = include_str!("../../arena/data/openings.epd");
-    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut rng = Rng::seed_from_u64(0x2545_f491_4f6c_dd1d);
     let mut out = Vec::new();
     for line in suite.lines().filter(|l| !l.starts_with('#')) {
         // EPD: the four FEN fields, then operations.
@@ -81,9 +75,9 @@ fn positions() -> Vec<Position> {
             if moves.is_empty() {
                 break;
             }
-            let m = moves[rng.below(moves.len())];
+            let m = moves[rng.gen_range(0..moves.len())];
             pos.make_move(m);
-            if rng.below(4) == 0 {
+            if rng.gen_range(0..4) == 0 {
                 out.push(pos.clone());
             }
         }

@@ -34,6 +34,8 @@ pub mod text;
 use std::path::Path;
 
 use board::{Move, Position};
+use rand::{Rng as _, RngCore, SeedableRng};
+use rand_pcg::Pcg64Mcg;
 
 pub use eleeye::EleeyeBook;
 pub use error::BookError;
@@ -112,12 +114,20 @@ pub struct BookChoice {
 
 /// The books an engine consults, in order, and the random state of its
 /// picks ([`BookSet::pick`]).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct BookSet {
     books: Vec<AnyBook>,
-    /// Stepped before each pick; seeded from the clock when the set is
-    /// made, so that an engine varies its openings from run to run.
-    rng: u64,
+    /// The stream each pick draws its seed from; seeded from the clock
+    /// when the set is made, so that an engine varies its openings from run
+    /// to run.
+    rng: Pcg64Mcg,
+}
+
+impl Default for BookSet {
+    /// No book, a clock seed.
+    fn default() -> BookSet {
+        BookSet::from_books(Vec::new())
+    }
 }
 
 impl BookSet {
@@ -162,7 +172,7 @@ impl BookSet {
     pub fn from_books(books: Vec<AnyBook>) -> BookSet {
         BookSet {
             books,
-            rng: clock_seed(),
+            rng: Pcg64Mcg::seed_from_u64(clock_seed()),
         }
     }
 
@@ -170,7 +180,7 @@ impl BookSet {
     /// picks repeat.
     #[must_use]
     pub fn with_seed(mut self, seed: u64) -> BookSet {
-        self.rng = seed;
+        self.rng = Pcg64Mcg::seed_from_u64(seed);
         self
     }
 
@@ -218,14 +228,11 @@ impl BookSet {
         Some(BookChoice { mv, candidates })
     }
 
-    /// [`BookSet::choose`] with the set's own random state, stepped first
-    /// (a 64-bit LCG), so that each game's choice is drawn anew.
+    /// [`BookSet::choose`] with a seed drawn from the set's own random
+    /// stream, so that each game's choice is drawn anew.
     pub fn pick(&mut self, pos: &Position, variety: u32) -> Option<BookChoice> {
-        self.rng = self
-            .rng
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        self.choose(pos, variety, self.rng)
+        let seed = self.rng.next_u64();
+        self.choose(pos, variety, seed)
     }
 }
 
@@ -279,13 +286,7 @@ fn pick(candidates: &[(Move, u32)], variety: u32, seed: u64) -> Option<Move> {
     Some(best)
 }
 
-/// A number in `[0, 1)` from a seed (`SplitMix64`'s finaliser).
+/// A number in `[0, 1)` drawn from a seed's stream.
 fn unit_interval(seed: u64) -> f64 {
-    let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^= z >> 31;
-    #[allow(clippy::cast_precision_loss)]
-    let x = (z >> 11) as f64 / (1u64 << 53) as f64;
-    x
+    Pcg64Mcg::seed_from_u64(seed).gen_range(0.0..1.0)
 }
