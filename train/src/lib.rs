@@ -3,6 +3,9 @@
 //!
 //! - [`dataset`]: reads `chariot datagen` files into compact samples (the
 //!   active feature rows of both perspectives and the two labels).
+//! - [`kernels`]: the hot loops (hidden-layer row sums, the output layer,
+//!   the backward row updates, Adam), portable and AVX2, chosen at run
+//!   time and equal to the bit.
 //! - [`model`]: the float network of the engine's architecture, its
 //!   forward and backward passes written by hand (the first layer is sparse:
 //!   only the rows of the pieces on the board are touched), and the
@@ -15,6 +18,7 @@
 //! decides them, so an exported file always fits the engine that built it.
 
 pub mod dataset;
+pub mod kernels;
 pub mod model;
 pub mod trainer;
 

@@ -7,6 +7,8 @@
 //! w₂[them] · a_them`, and `y ×` [`SCALE`] is centipawns. Backward uses that
 //! `∂a/∂h = 2h` inside `(0, 1)` and 0 outside, and touches only the rows
 //! that were active, which is what makes a 1260-row first layer cheap.
+//! The arithmetic is [`crate::kernels`]'s, on the backend a [`Pass`]
+//! names; every backend gives the same bits.
 //!
 //! Weights are kept within ±[`WEIGHT_LIMIT`] after every step, so that the
 //! quantised accumulator cannot overflow 16 bits (33 rows × 1.98 × 255 is
@@ -19,6 +21,7 @@ use engine::nnue::{Network, simd};
 use rand_core::RngCore;
 
 use crate::dataset::Sample;
+use crate::kernels::{self, Backend};
 
 /// The bound on every weight and bias, in float units.
 pub const WEIGHT_LIMIT: f32 = 1.98;
@@ -43,35 +46,50 @@ fn uniform(rng: &mut impl RngCore, limit: f32) -> f32 {
     (unit * 2.0 - 1.0) * limit
 }
 
-/// The hidden layer of one perspective, before the activation.
-fn hidden(net: &FloatNetwork, rows: &[u16], h: &mut [f32; HIDDEN]) {
-    h.copy_from_slice(&net.ft_bias);
-    for &row in rows {
-        let r = usize::from(row) * HIDDEN;
-        for (x, w) in h.iter_mut().zip(&net.ft[r..r + HIDDEN]) {
-            *x += w;
-        }
-    }
-}
-
-fn screlu(x: f32) -> f32 {
-    let c = x.clamp(0.0, 1.0);
-    c * c
-}
-
-/// Scratch space of one forward pass, kept for the backward pass.
+/// Scratch space of one forward pass, kept for the backward pass, and the
+/// kernels' backend.
 pub struct Pass {
+    backend: Backend,
     us: [f32; HIDDEN],
     them: [f32; HIDDEN],
+    d_us: [f32; HIDDEN],
+    d_them: [f32; HIDDEN],
+}
+
+impl Pass {
+    /// A pass whose kernels run on `backend` (every backend gives the same
+    /// bits; see [`crate::kernels`]).
+    pub fn new(backend: Backend) -> Pass {
+        Pass {
+            backend,
+            us: [0.0; HIDDEN],
+            them: [0.0; HIDDEN],
+            d_us: [0.0; HIDDEN],
+            d_them: [0.0; HIDDEN],
+        }
+    }
 }
 
 impl Default for Pass {
+    /// A pass on the fastest backend this CPU runs.
     fn default() -> Pass {
-        Pass {
-            us: [0.0; HIDDEN],
-            them: [0.0; HIDDEN],
-        }
+        Pass::new(Backend::detect())
     }
+}
+
+/// `v` as an array of `N`.
+///
+/// # Panics
+/// If `v` does not hold exactly `N` values (a network of the wrong shape).
+fn array<const N: usize>(v: &[f32]) -> &[f32; N] {
+    v.try_into()
+        .expect("a parameter vector of the architecture's size")
+}
+
+/// `v` as a mutable array of `N` (see [`array`]).
+fn array_mut<const N: usize>(v: &mut [f32]) -> &mut [f32; N] {
+    v.try_into()
+        .expect("a parameter vector of the architecture's size")
 }
 
 impl FloatNetwork {
@@ -92,16 +110,27 @@ impl FloatNetwork {
         }
     }
 
+    /// The first layer as rows, one per input.
+    pub fn rows(&self) -> &[[f32; HIDDEN]] {
+        self.ft.as_chunks().0
+    }
+
+    /// The first layer as mutable rows.
+    pub fn rows_mut(&mut self) -> &mut [[f32; HIDDEN]] {
+        self.ft.as_chunks_mut().0
+    }
+
     /// The output (before the centipawn scaling) for a sample, leaving the
     /// hidden layers in `pass` for [`FloatNetwork::backward`].
+    ///
+    /// # Panics
+    /// If the network does not have the architecture's shape, or a row of
+    /// the sample is not an input.
     pub fn forward(&self, s: &Sample<'_>, pass: &mut Pass) -> f32 {
-        hidden(self, s.us, &mut pass.us);
-        hidden(self, s.them, &mut pass.them);
-        let mut y = self.out_bias;
-        for (h, w) in pass.us.iter().chain(&pass.them).zip(&self.out) {
-            y += screlu(*h) * w;
-        }
-        y
+        let (b, bias) = (pass.backend, array(&self.ft_bias));
+        kernels::hidden(b, bias, self.rows(), s.us, &mut pass.us);
+        kernels::hidden(b, bias, self.rows(), s.them, &mut pass.them);
+        kernels::output(b, &pass.us, &pass.them, array(&self.out)) + self.out_bias
     }
 
     /// The score in centipawns, side to move's view.
@@ -113,38 +142,37 @@ impl FloatNetwork {
 
     /// Adds the gradient of the loss for one sample to `grad`, given the
     /// loss's derivative `dy` with respect to the output `y` and the pass of
-    /// [`FloatNetwork::forward`].
-    pub fn backward(&self, s: &Sample<'_>, pass: &Pass, dy: f32, grad: &mut FloatNetwork) {
+    /// [`FloatNetwork::forward`]. Of the first layer, only the sample's
+    /// rows of `grad` change: the side to move's, then the other side's.
+    ///
+    /// # Panics
+    /// As [`FloatNetwork::forward`].
+    pub fn backward(&self, s: &Sample<'_>, pass: &mut Pass, dy: f32, grad: &mut FloatNetwork) {
+        let b = pass.backend;
         grad.out_bias += dy;
-        let mut d_us = [0.0f32; HIDDEN];
-        let mut d_them = [0.0f32; HIDDEN];
-        for (half, (h, d)) in [(&pass.us, &mut d_us), (&pass.them, &mut d_them)]
-            .into_iter()
-            .enumerate()
-        {
-            let w = &self.out[half * HIDDEN..(half + 1) * HIDDEN];
-            let gw = &mut grad.out[half * HIDDEN..(half + 1) * HIDDEN];
-            for j in 0..HIDDEN {
-                let x = h[j];
-                gw[j] += dy * screlu(x);
-                d[j] = if x > 0.0 && x < 1.0 {
-                    dy * w[j] * 2.0 * x
-                } else {
-                    0.0
-                };
-            }
+        let (gw_us, gw_them) = grad.out.split_at_mut(HIDDEN);
+        let (w_us, w_them) = self.out.split_at(HIDDEN);
+        kernels::backward_half(
+            b,
+            &pass.us,
+            array(w_us),
+            dy,
+            array_mut(gw_us),
+            &mut pass.d_us,
+        );
+        kernels::backward_half(
+            b,
+            &pass.them,
+            array(w_them),
+            dy,
+            array_mut(gw_them),
+            &mut pass.d_them,
+        );
+        for ((g, u), t) in grad.ft_bias.iter_mut().zip(&pass.d_us).zip(&pass.d_them) {
+            *g += u + t;
         }
-        for j in 0..HIDDEN {
-            grad.ft_bias[j] += d_us[j] + d_them[j];
-        }
-        for (rows, d) in [(s.us, &d_us), (s.them, &d_them)] {
-            for &row in rows {
-                let r = usize::from(row) * HIDDEN;
-                for (g, x) in grad.ft[r..r + HIDDEN].iter_mut().zip(d) {
-                    *g += x;
-                }
-            }
-        }
+        kernels::add_rows(b, grad.rows_mut(), s.us, &pass.d_us);
+        kernels::add_rows(b, grad.rows_mut(), s.them, &pass.d_them);
     }
 
     /// A bound, in centipawns, on how far the quantised network's score of

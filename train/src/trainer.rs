@@ -24,6 +24,7 @@ use rand_core::RngCore;
 use rand_pcg::Pcg64Mcg;
 
 use crate::dataset::Dataset;
+use crate::kernels::{self, BETA1, BETA2, Backend};
 use crate::model::{FloatNetwork, Pass, WEIGHT_LIMIT, sigmoid};
 
 /// Training settings; [`Config::default`] gives the documented defaults.
@@ -91,18 +92,15 @@ struct Adam {
     m: FloatNetwork,
     v: FloatNetwork,
     t: i32,
+    backend: Backend,
 }
 
 impl Adam {
-    const BETA1: f32 = 0.9;
-    const BETA2: f32 = 0.999;
-    const EPS: f32 = 1e-8;
-
     /// One step with gradient `grad`, then the clip to ±`WEIGHT_LIMIT`.
     fn step(&mut self, net: &mut FloatNetwork, grad: &mut FloatNetwork, lr: f32) {
         self.t += 1;
-        let c1 = 1.0 - Self::BETA1.powi(self.t);
-        let c2 = 1.0 - Self::BETA2.powi(self.t);
+        let c1 = 1.0 - BETA1.powi(self.t);
+        let c2 = 1.0 - BETA2.powi(self.t);
         let step = lr * c2.sqrt() / c1;
         for (((p, g), m), v) in net
             .params_mut()
@@ -111,16 +109,7 @@ impl Adam {
             .zip(self.m.params_mut())
             .zip(self.v.params_mut())
         {
-            for (((p, g), m), v) in p
-                .iter_mut()
-                .zip(g.iter())
-                .zip(m.iter_mut())
-                .zip(v.iter_mut())
-            {
-                *m = Self::BETA1 * *m + (1.0 - Self::BETA1) * g;
-                *v = Self::BETA2 * *v + (1.0 - Self::BETA2) * g * g;
-                *p = (*p - step * *m / (v.sqrt() + Self::EPS)).clamp(-WEIGHT_LIMIT, WEIGHT_LIMIT);
-            }
+            kernels::adam(self.backend, p, m, v, g, step, WEIGHT_LIMIT);
         }
     }
 }
@@ -185,7 +174,7 @@ fn slice_gradient(
         let d = p - target(s.score, s.result, cfg);
         sum += f64::from(d * d);
         let dy = 2.0 * d * p * (1.0 - p) * k * inv;
-        net.backward(&s, &pass, dy, grad);
+        net.backward(&s, &mut pass, dy, grad);
     }
     sum
 }
@@ -238,6 +227,7 @@ pub fn train(
         m: FloatNetwork::zeros(),
         v: FloatNetwork::zeros(),
         t: 0,
+        backend: Backend::detect(),
     };
     on_epoch(&EpochReport {
         epoch: 0,

@@ -89,7 +89,7 @@ fn gradient_matches_finite_differences() {
     let mut grad = FloatNetwork::zeros();
     let mut pass = Pass::default();
     net.forward(&s, &mut pass);
-    net.backward(&s, &pass, 1.0, &mut grad);
+    net.backward(&s, &mut pass, 1.0, &mut grad);
     let row = usize::from(s.us[0]) * engine::nnue::features::HIDDEN;
     let eps = 1e-3f32;
     let mut checked = 0;

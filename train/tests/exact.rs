@@ -1,0 +1,192 @@
+//! The fast paths against their slow twins, to the bit: each AVX2 kernel
+//! against its portable version.
+
+use engine::nnue::features::HIDDEN;
+use rand_core::RngCore;
+use rand_pcg::Pcg64Mcg;
+use train::kernels::{self, Backend};
+use train::model::WEIGHT_LIMIT;
+
+/// The backend to test against the portable one; `None` (with a note) on
+/// a CPU without AVX2, where there is nothing to compare.
+fn simd() -> Option<Backend> {
+    if Backend::Avx2.available() {
+        Some(Backend::Avx2)
+    } else {
+        println!("note: this CPU has no AVX2; the SIMD kernels are not compared");
+        None
+    }
+}
+
+/// A float in `[-limit, limit)`, with one value in 16 chosen from the
+/// edges a kernel branches on (0, ±0, 1, the clip, just inside and
+/// outside them, NaN).
+fn value(rng: &mut Pcg64Mcg, limit: f32) -> f32 {
+    const EDGES: [f32; 12] = [
+        0.0,
+        -0.0,
+        1.0,
+        0.999_999_94,
+        1.000_000_1,
+        1e-30,
+        -1e-30,
+        WEIGHT_LIMIT,
+        -WEIGHT_LIMIT,
+        2.5,
+        -2.5,
+        f32::NAN,
+    ];
+    let r = rng.next_u32();
+    if r.is_multiple_of(16) {
+        EDGES[(r as usize / 16) % EDGES.len()]
+    } else {
+        uniform(rng, limit)
+    }
+}
+
+fn values<const N: usize>(rng: &mut Pcg64Mcg, limit: f32) -> [f32; N] {
+    std::array::from_fn(|_| value(rng, limit))
+}
+
+/// Equal bits; any two NaNs count as equal (x86 gives an operation on
+/// two NaNs the first one's payload, and the compiler may swap the
+/// operands of a portable add).
+fn same(a: &[f32], b: &[f32]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| x.to_bits() == y.to_bits() || x.is_nan() && y.is_nan())
+}
+
+/// A float in `[-limit, limit)`, none of the edge values.
+fn uniform(rng: &mut Pcg64Mcg, limit: f32) -> f32 {
+    #[allow(clippy::cast_precision_loss)]
+    let unit = (rng.next_u32() >> 8) as f32 / (1u32 << 24) as f32;
+    (unit * 2.0 - 1.0) * limit
+}
+
+fn table(rng: &mut Pcg64Mcg, rows: usize) -> Vec<[f32; HIDDEN]> {
+    (0..rows).map(|_| values(rng, 0.5)).collect()
+}
+
+fn rows(rng: &mut Pcg64Mcg, n: usize, of: usize) -> Vec<u16> {
+    (0..n)
+        .map(|_| u16::try_from(rng.next_u64() % of as u64).unwrap_or(0))
+        .collect()
+}
+
+#[test]
+fn hidden_and_row_updates_equal_the_portable_kernels() {
+    let Some(fast) = simd() else { return };
+    let mut rng = Pcg64Mcg::new(3);
+    for round in 0..50 {
+        let t = table(&mut rng, 64);
+        // Repeated rows too: the order of the additions must still agree.
+        let r = rows(&mut rng, round % 33, 64);
+        let bias: [f32; HIDDEN] = values(&mut rng, 1.0);
+        let (mut a, mut b) = ([0.0; HIDDEN], [0.0; HIDDEN]);
+        kernels::hidden(Backend::Scalar, &bias, &t, &r, &mut a);
+        kernels::hidden(fast, &bias, &t, &r, &mut b);
+        assert!(same(&a, &b), "hidden, round {round}");
+
+        let d: [f32; HIDDEN] = values(&mut rng, 0.1);
+        let (mut ga, mut gb) = (t.clone(), t.clone());
+        kernels::add_rows(Backend::Scalar, &mut ga, &r, &d);
+        kernels::add_rows(fast, &mut gb, &r, &d);
+        assert!(
+            ga.iter().zip(&gb).all(|(x, y)| same(x, y)),
+            "add_rows, round {round}"
+        );
+    }
+}
+
+#[test]
+fn output_layer_and_backward_equal_the_portable_kernels() {
+    let Some(fast) = simd() else { return };
+    let mut rng = Pcg64Mcg::new(5);
+    for round in 0..200 {
+        let us: [f32; HIDDEN] = values(&mut rng, 1.5);
+        let them: [f32; HIDDEN] = values(&mut rng, 1.5);
+        let w: [f32; 2 * HIDDEN] = values(&mut rng, 1.0);
+        let (a, b) = (
+            kernels::output(Backend::Scalar, &us, &them, &w),
+            kernels::output(fast, &us, &them, &w),
+        );
+        assert_eq!(a.to_bits(), b.to_bits(), "output, round {round}");
+
+        let dy = value(&mut rng, 0.01);
+        let wh: [f32; HIDDEN] = values(&mut rng, 1.0);
+        let g0: [f32; HIDDEN] = values(&mut rng, 0.1);
+        let (mut ga, mut gb) = (g0, g0);
+        let (mut da, mut db) = ([0.0; HIDDEN], [1.0; HIDDEN]);
+        kernels::backward_half(Backend::Scalar, &us, &wh, dy, &mut ga, &mut da);
+        kernels::backward_half(fast, &us, &wh, dy, &mut gb, &mut db);
+        assert!(same(&ga, &gb), "output-weight gradient, round {round}");
+        assert!(same(&da, &db), "hidden gradient, round {round}");
+    }
+}
+
+/// The output layer's sum against an exact (f64) one: the kernels add in
+/// 32 partial sums of 16 terms folded by a 5-level tree, so a term passes
+/// through at most 21 roundings of the running sums and one of its
+/// product, and the error is within `22 × 2⁻²⁴ × Σ|term|`.
+#[test]
+fn output_layer_is_the_dot_product_within_its_rounding_bound() {
+    let mut rng = Pcg64Mcg::new(7);
+    for backend in [Backend::Scalar, Backend::detect()] {
+        for round in 0..200 {
+            let us: [f32; HIDDEN] = std::array::from_fn(|_| uniform(&mut rng, 1.5));
+            let them: [f32; HIDDEN] = std::array::from_fn(|_| uniform(&mut rng, 1.5));
+            let w: [f32; 2 * HIDDEN] = std::array::from_fn(|_| uniform(&mut rng, 1.0));
+            let terms: Vec<f64> = us
+                .iter()
+                .chain(&them)
+                .zip(&w)
+                .map(|(&h, &wt)| f64::from(kernels::screlu(h)) * f64::from(wt))
+                .collect();
+            let exact: f64 = terms.iter().sum();
+            let magnitude: f64 = terms.iter().map(|t| t.abs()).sum();
+            let got = f64::from(kernels::output(backend, &us, &them, &w));
+            let bound = 22.0 * f64::from(f32::EPSILON) / 2.0 * magnitude;
+            assert!(
+                (got - exact).abs() <= bound,
+                "{backend:?} round {round}: {got} vs {exact}, bound {bound}"
+            );
+        }
+    }
+}
+
+#[test]
+fn adam_equals_the_portable_kernel() {
+    let Some(fast) = simd() else { return };
+    let mut rng = Pcg64Mcg::new(9);
+    // Lengths with and without a tail past the last whole register.
+    for len in [1, 7, 8, 9, 256, 512, 515] {
+        for round in 0..20 {
+            let p: Vec<f32> = (0..len).map(|_| value(&mut rng, 2.0)).collect();
+            let m: Vec<f32> = (0..len).map(|_| value(&mut rng, 0.01)).collect();
+            let v: Vec<f32> = (0..len).map(|_| value(&mut rng, 0.001).abs()).collect();
+            let g: Vec<f32> = (0..len).map(|_| value(&mut rng, 0.01)).collect();
+            let step = 1e-3 * (1.0 + value(&mut rng, 0.5).abs());
+            let (mut pa, mut ma, mut va) = (p.clone(), m.clone(), v.clone());
+            let (mut pb, mut mb, mut vb) = (p, m, v);
+            kernels::adam(
+                Backend::Scalar,
+                &mut pa,
+                &mut ma,
+                &mut va,
+                &g,
+                step,
+                WEIGHT_LIMIT,
+            );
+            kernels::adam(fast, &mut pb, &mut mb, &mut vb, &g, step, WEIGHT_LIMIT);
+            assert!(same(&pa, &pb), "parameters, length {len}, round {round}");
+            assert!(same(&ma, &mb), "first moments, length {len}, round {round}");
+            assert!(
+                same(&va, &vb),
+                "second moments, length {len}, round {round}"
+            );
+            assert!(pa.iter().all(|x| x.abs() <= WEIGHT_LIMIT));
+        }
+    }
+}
