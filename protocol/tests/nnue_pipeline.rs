@@ -47,8 +47,7 @@ fn datagen_train_export_load() {
     // 2. Training, a few steps.
     let mut data = Dataset::new();
     let mut selector = Selector::new(Filters::default());
-    data.load(&data_path, false, &mut selector)
-        .expect("load data");
+    data.load(&data_path, &mut selector).expect("load data");
     assert!(data.len() >= 300, "{} samples", data.len());
     let cfg = Config {
         epochs: 4,

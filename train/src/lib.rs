@@ -1,8 +1,10 @@
 //! Chariot's NNUE trainer, in plain Rust so that it runs anywhere the
 //! engine builds: no GPU, no Python, no multi-gigabyte install.
 //!
-//! - [`dataset`]: reads `chariot datagen` files into compact samples (the
-//!   active feature rows of both perspectives and the two labels).
+//! - [`dataset`]: reads games files into compact samples (the active
+//!   feature rows of both perspectives and the two labels), one per
+//!   position, each remembering its game; mirrors are computed when
+//!   trained, not stored.
 //! - [`kernels`]: the hot loops (hidden-layer row sums, the output layer,
 //!   the backward row updates, Adam), portable and AVX2, chosen at run
 //!   time and equal to the bit.
@@ -11,7 +13,8 @@
 //!   only the rows of the pieces on the board are touched), and the
 //!   quantisation to `engine::nnue::Network`.
 //! - [`trainer`]: Adam, the loss, the learning-rate schedule, the
-//!   validation split, batches spread over threads, and progress output.
+//!   validation split by whole games, batches spread over threads, and
+//!   progress output.
 //!
 //! The architecture and the quantisation are the engine's
 //! (`engine::nnue::features`, `engine::nnue::network`): the trainer never
@@ -22,6 +25,6 @@ pub mod kernels;
 pub mod model;
 pub mod trainer;
 
-pub use dataset::Dataset;
+pub use dataset::{Dataset, Entry, MirrorRows, Sample};
 pub use model::FloatNetwork;
 pub use trainer::{Config, EpochReport, train};

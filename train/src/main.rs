@@ -1,5 +1,6 @@
-//! `chariot-train`: trains a network from `chariot datagen` files and
-//! writes the engine's network file; `check` validates and describes one.
+//! `chariot-train`: trains a network from `chariot datagen` games files
+//! and writes the engine's network file; `check` validates and describes
+//! one. `docs/nnue.md` §5 is its manual.
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -69,7 +70,8 @@ struct TrainArgs {
     /// Threads.
     #[arg(long, default_value_t = 1)]
     threads: usize,
-    /// Also train on each position's left-right mirror.
+    /// Also train on each position's left-right mirror (computed when
+    /// trained, not stored).
     #[arg(long)]
     mirror: bool,
 }
@@ -120,13 +122,20 @@ fn run_train(args: &TrainArgs) -> Result<()> {
     let mut data = Dataset::new();
     let mut selector = Selector::new(Filters::default());
     for path in &args.data {
-        data.load(path, args.mirror, &mut selector)?;
+        data.load(path, &mut selector)?;
     }
+    #[allow(clippy::cast_precision_loss)]
+    let megabytes = data.bytes() as f64 / 1e6;
     println!(
-        "{} samples from {} kept positions loaded in {:.1} s",
+        "{} positions from {} games loaded in {:.1} s ({megabytes:.1} MB){}",
         data.len(),
-        selector.kept,
-        start.elapsed().as_secs_f32()
+        data.games(),
+        start.elapsed().as_secs_f32(),
+        if args.mirror {
+            "; each trained as itself and its mirror"
+        } else {
+            ""
+        }
     );
     let cfg = Config {
         epochs: args.epochs,
@@ -139,6 +148,7 @@ fn run_train(args: &TrainArgs) -> Result<()> {
         validation: args.validation,
         seed: args.seed,
         threads: args.threads,
+        mirror: args.mirror,
     };
     let terminal = std::io::stderr().is_terminal();
     let net = train::train(
@@ -149,7 +159,7 @@ fn run_train(args: &TrainArgs) -> Result<()> {
                 eprint!("\r");
             }
             println!(
-                "epoch {:>3}  lr {:.2e}  train loss {:.6}  validation loss {:.6}  {:.0} positions/s",
+                "epoch {:>3}  lr {:.2e}  train loss {:.6}  validation loss {:.6}  {:.0} samples/s",
                 r.epoch, r.lr, r.train_loss, r.validation_loss, r.positions_per_second
             );
         },

@@ -6,10 +6,18 @@
 //! the logistic), and the target blends the game result with the search
 //! score: `t = λ × (result + 1) / 2 + (1 − λ) × sigmoid(score / k)`.
 //!
-//! Validation: a record goes to the validation set when a hash of its
-//! number and the seed falls below [`Config::validation`]; a position and
-//! its mirror (`--mirror`) share the record number, so the validation set
-//! never holds the mirror of a training position.
+//! Validation: a game goes to the validation set when a hash of its
+//! number in the data set (the sample's group, [`Dataset::group`]) and the
+//! seed falls below [`Config::validation`], so the validation set holds
+//! whole games: never a position whose neighbours in its game, or whose
+//! mirror, are trained on.
+//!
+//! Mirroring ([`Config::mirror`]): each epoch trains every training
+//! position twice, as itself and as its left-right mirror, the two as two
+//! [`Entry`]s shuffled among the others; the mirrored rows are computed when
+//! the sample is trained ([`crate::dataset::mirror_rows`]), so the data set
+//! holds one sample per position. The validation loss covers the mirrors
+//! too.
 //!
 //! Reproducibility: the shuffle and the initial weights come from one
 //! `rand_pcg` generator seeded by [`Config::seed`]; a batch is split into
@@ -23,7 +31,7 @@ use engine::nnue::network::SCALE;
 use rand_core::RngCore;
 use rand_pcg::Pcg64Mcg;
 
-use crate::dataset::Dataset;
+use crate::dataset::{Dataset, Entry, MirrorRows};
 use crate::kernels::{self, BETA1, BETA2, Backend};
 use crate::model::{FloatNetwork, Pass, WEIGHT_LIMIT, sigmoid};
 
@@ -52,6 +60,8 @@ pub struct Config {
     pub seed: u64,
     /// Threads computing gradients.
     pub threads: usize,
+    /// Train each position as itself and as its left-right mirror.
+    pub mirror: bool,
 }
 
 impl Default for Config {
@@ -67,6 +77,7 @@ impl Default for Config {
             validation: 0.05,
             seed: 1,
             threads: 1,
+            mirror: false,
         }
     }
 }
@@ -83,7 +94,8 @@ pub struct EpochReport {
     /// Mean loss over the validation positions after the epoch (`NaN`
     /// without a validation set).
     pub validation_loss: f32,
-    /// Positions per second of this epoch (forward, backward and update).
+    /// Samples (positions and, with [`Config::mirror`], their mirrors) per
+    /// second of this epoch: forward, backward and update.
     pub positions_per_second: f32,
 }
 
@@ -133,23 +145,31 @@ fn out_scale(cfg: &Config) -> f32 {
     SCALE as f32 / cfg.eval_scale
 }
 
-/// Mean loss of `net` over the samples `indices` of `data`.
+/// Mean loss of `net` over the samples `indices` of `data` (not mirrored).
 pub fn loss(net: &FloatNetwork, data: &Dataset, indices: &[usize], cfg: &Config) -> f32 {
     if indices.is_empty() {
         return f32::NAN;
     }
-    let mut pass = Pass::default();
-    let mut sum = 0.0f64;
-    for &i in indices {
-        let s = data.get(i);
-        let p = sigmoid(net.forward(&s, &mut pass) * out_scale(cfg));
-        let d = p - target(s.score, s.result, cfg);
-        sum += f64::from(d * d);
-    }
+    let sum = loss_sum(net, data, &entries(indices, false), cfg);
     #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
     {
         (sum / indices.len() as f64) as f32
     }
+}
+
+/// The summed loss of `net` over `entries`.
+fn loss_sum(net: &FloatNetwork, data: &Dataset, entries: &[Entry], cfg: &Config) -> f64 {
+    let mut pass = Pass::default();
+    let mut room = MirrorRows::default();
+    let k = out_scale(cfg);
+    entries
+        .iter()
+        .map(|&e| {
+            let s = data.entry(e, &mut room);
+            let d = sigmoid(net.forward(&s, &mut pass) * k) - target(s.score, s.result, cfg);
+            f64::from(d * d)
+        })
+        .sum()
 }
 
 /// Adds one slice of a batch's gradient (already divided by the batch
@@ -157,7 +177,7 @@ pub fn loss(net: &FloatNetwork, data: &Dataset, indices: &[usize], cfg: &Config)
 fn slice_gradient(
     net: &FloatNetwork,
     data: &Dataset,
-    indices: &[usize],
+    entries: &[Entry],
     batch_len: usize,
     cfg: &Config,
     grad: &mut FloatNetwork,
@@ -168,8 +188,9 @@ fn slice_gradient(
     #[allow(clippy::cast_precision_loss)]
     let inv = 1.0 / batch_len as f32;
     let k = out_scale(cfg);
-    for &i in indices {
-        let s = data.get(i);
+    let mut room = MirrorRows::default();
+    for &e in entries {
+        let s = data.entry(e, &mut room);
         let p = sigmoid(net.forward(&s, &mut pass) * k);
         let d = p - target(s.score, s.result, cfg);
         sum += f64::from(d * d);
@@ -180,8 +201,8 @@ fn slice_gradient(
 }
 
 /// The validation and training samples (see the module documentation):
-/// by record, not by sample, so that a position and its mirror land on the
-/// same side.
+/// by group (game), never by position, so that the positions of one game
+/// land on one side.
 pub fn split(data: &Dataset, cfg: &Config) -> (Vec<usize>, Vec<usize>) {
     (0..data.len()).partition(|&i| {
         let h = splitmix(u64::from(data.group(i)) ^ cfg.seed.rotate_left(32));
@@ -200,11 +221,21 @@ fn splitmix(mut z: u64) -> u64 {
 }
 
 /// A deterministic Fisher–Yates shuffle.
-fn shuffle(v: &mut [usize], rng: &mut Pcg64Mcg) {
+fn shuffle<T>(v: &mut [T], rng: &mut Pcg64Mcg) {
     for i in (1..v.len()).rev() {
         let j = usize::try_from(rng.next_u64() % (i as u64 + 1)).unwrap_or(0);
         v.swap(i, j);
     }
+}
+
+/// The entries an epoch trains for the samples `indices`: each sample,
+/// and with `mirror` its mirror right after it.
+pub fn entries(indices: &[usize], mirror: bool) -> Vec<Entry> {
+    let views: &[bool] = if mirror { &[false, true] } else { &[false] };
+    indices
+        .iter()
+        .flat_map(|&i| views.iter().map(move |&m| Entry::new(i, m)))
+        .collect()
 }
 
 /// Trains a network on `data`. `on_epoch` sees the state before training
@@ -218,8 +249,17 @@ pub fn train(
 ) -> FloatNetwork {
     let mut rng = Pcg64Mcg::new(u128::from(cfg.seed) << 1 | 1);
     let mut net = FloatNetwork::random(&mut rng);
-    let (val, mut train_set) = split(data, cfg);
-    let val = &val[..];
+    let (val, train_set) = split(data, cfg);
+    let val = entries(&val, cfg.mirror);
+    let mut train_set = entries(&train_set, cfg.mirror);
+    #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
+    let mean = |sum: f64, n: usize| {
+        if n == 0 {
+            f32::NAN
+        } else {
+            (sum / n as f64) as f32
+        }
+    };
     let threads = cfg.threads.max(1);
     let batch_size = cfg.batch_size.max(1);
     let mut grads: Vec<FloatNetwork> = (0..threads).map(|_| FloatNetwork::zeros()).collect();
@@ -232,8 +272,8 @@ pub fn train(
     on_epoch(&EpochReport {
         epoch: 0,
         lr: cfg.lr,
-        train_loss: loss(&net, data, &train_set, cfg),
-        validation_loss: loss(&net, data, val, cfg),
+        train_loss: mean(loss_sum(&net, data, &train_set, cfg), train_set.len()),
+        validation_loss: mean(loss_sum(&net, data, &val, cfg), val.len()),
         positions_per_second: 0.0,
     });
     for epoch in 1..=cfg.epochs {
@@ -284,8 +324,8 @@ pub fn train(
         on_epoch(&EpochReport {
             epoch,
             lr,
-            train_loss: (loss_sum / train_set.len().max(1) as f64) as f32,
-            validation_loss: loss(&net, data, val, cfg),
+            train_loss: mean(loss_sum, train_set.len()),
+            validation_loss: mean(self::loss_sum(&net, data, &val, cfg), val.len()),
             positions_per_second: train_set.len() as f32 / secs,
         });
     }

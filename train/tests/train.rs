@@ -2,55 +2,18 @@
 //! differences, the loss falling on a small synthetic task, and the
 //! exported network agreeing with the float one.
 
-use board::{Color, PieceKind, Position};
+mod common;
+
 use engine::nnue::Network;
-use rand_core::RngCore;
 use rand_pcg::Pcg64Mcg;
 use train::model::{FloatNetwork, Pass};
 use train::{Config, Dataset, train};
 
-/// Material balance from the side to move's view, the synthetic label.
-fn material(pos: &Position) -> i32 {
-    let side = |c: Color| -> i32 {
-        PieceKind::ALL
-            .iter()
-            .map(|&k| {
-                let n = i32::try_from(pos.pieces(c, k).count()).unwrap_or(0);
-                n * engine::PIECE_VALUE[k.index()]
-            })
-            .sum()
-    };
-    side(pos.side_to_move()) - side(!pos.side_to_move())
-}
-
-/// Positions from random legal games, labelled with their material balance
-/// (and its sign as the "result").
-fn synthetic(n: usize, seed: u64) -> (Dataset, Vec<Position>) {
-    let mut rng = Pcg64Mcg::new(u128::from(seed) | 1);
-    let mut data = Dataset::new();
-    let mut positions = Vec::new();
-    let mut pos = Position::startpos();
-    while positions.len() < n {
-        let moves = pos.legal_moves();
-        if moves.is_empty() || pos.game_ply() > 150 {
-            pos = Position::startpos();
-            continue;
-        }
-        let i = usize::try_from(rng.next_u64() % moves.len() as u64).unwrap_or(0);
-        pos.make_move(moves[i]);
-        let m = material(&pos);
-        let score = i16::try_from(m.clamp(-3000, 3000)).unwrap_or(0);
-        let result = i8::try_from(m.signum()).unwrap_or(0);
-        let game = u32::try_from(positions.len()).unwrap_or(0);
-        data.push(&pos, score, result, game, false);
-        positions.push(pos.clone());
-    }
-    (data, positions)
-}
+use common::synthetic;
 
 #[test]
 fn validation_never_holds_the_mirror_of_a_training_position() {
-    let (_, positions) = synthetic(400, 9);
+    let (_, positions) = synthetic(400, 9, None);
     let mut data = Dataset::new();
     for (game, pos) in (0u32..).zip(&positions) {
         data.push(pos, 0, 0, game, false);
@@ -78,7 +41,7 @@ fn validation_never_holds_the_mirror_of_a_training_position() {
 
 #[test]
 fn gradient_matches_finite_differences() {
-    let (data, _) = synthetic(4, 3);
+    let (data, _) = synthetic(4, 3, None);
     let mut rng = Pcg64Mcg::new(11);
     let mut net = FloatNetwork::random(&mut rng);
     // Larger output weights make every path visible in the gradient.
@@ -119,7 +82,7 @@ fn gradient_matches_finite_differences() {
 
 #[test]
 fn loss_falls_and_export_matches_the_float_model() {
-    let (data, positions) = synthetic(3000, 5);
+    let (data, positions) = synthetic(3000, 5, None);
     let cfg = Config {
         epochs: 8,
         batch_size: 256,
@@ -131,6 +94,7 @@ fn loss_falls_and_export_matches_the_float_model() {
         validation: 0.1,
         seed: 1,
         threads: 2,
+        ..Config::default()
     };
     let mut reports = Vec::new();
     let net = train(&data, &cfg, |r| reports.push(*r), |_, _| {});
