@@ -59,7 +59,7 @@ fn datagen_train_export_load() {
         ..Config::default()
     };
     let mut reports = Vec::new();
-    let net = train::train(&data, &cfg, |r| reports.push(*r), |_, _| {});
+    let net = train::train(&data, &cfg, |r| reports.push(*r), |_, _| {}).expect("trains");
     let all: Vec<usize> = (0..data.len()).collect();
     let after = train::trainer::loss(&net, &data, &all, &cfg);
     assert!(

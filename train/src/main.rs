@@ -11,6 +11,7 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use engine::nnue::Network;
 use engine::nnue::games::{self, Filters, Selector};
+use train::kernels::Backend;
 use train::{Config, Dataset, EpochReport};
 
 /// Chariot's NNUE trainer.
@@ -67,13 +68,18 @@ struct TrainArgs {
     /// Seed of the weights and the shuffle.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Threads.
+    /// Worker threads (the network depends on the count: the same data,
+    /// seed and thread count give the same file).
     #[arg(long, default_value_t = 1)]
     threads: usize,
     /// Also train on each position's left-right mirror (computed when
     /// trained, not stored).
     #[arg(long)]
     mirror: bool,
+    /// Run the portable kernels, not AVX2 (to measure them: the network
+    /// is the same).
+    #[arg(long)]
+    scalar: bool,
 }
 
 fn main() -> ExitCode {
@@ -149,6 +155,11 @@ fn run_train(args: &TrainArgs) -> Result<()> {
         seed: args.seed,
         threads: args.threads,
         mirror: args.mirror,
+        backend: if args.scalar {
+            Backend::Scalar
+        } else {
+            Backend::detect()
+        },
     };
     let terminal = std::io::stderr().is_terminal();
     let net = train::train(
@@ -171,7 +182,7 @@ fn run_train(args: &TrainArgs) -> Result<()> {
                 let _ = std::io::stderr().flush();
             }
         },
-    );
+    )?;
     let quantised = net.quantise();
     let (mut worst, mut sum) = (0.0f32, 0.0f64);
     for i in 0..data.len() {

@@ -216,6 +216,26 @@ impl FloatNetwork {
         self.out_bias = 0.0;
     }
 
+    /// The parameters beside the first layer's weights (its biases, the
+    /// output weights, the output bias as a one-element slice), which every
+    /// step updates whole.
+    pub fn small_params(&self) -> [&[f32]; 3] {
+        [
+            &self.ft_bias,
+            &self.out,
+            std::slice::from_ref(&self.out_bias),
+        ]
+    }
+
+    /// [`FloatNetwork::small_params`], mutable.
+    pub fn small_params_mut(&mut self) -> [&mut [f32]; 3] {
+        [
+            &mut self.ft_bias,
+            &mut self.out,
+            std::slice::from_mut(&mut self.out_bias),
+        ]
+    }
+
     /// Every parameter slice, with the output bias as a one-element slice,
     /// in a fixed order (the optimiser walks them in step).
     pub fn params_mut(&mut self) -> [&mut [f32]; 4] {

@@ -97,14 +97,14 @@ fn loss_falls_and_export_matches_the_float_model() {
         ..Config::default()
     };
     let mut reports = Vec::new();
-    let net = train(&data, &cfg, |r| reports.push(*r), |_, _| {});
+    let net = train(&data, &cfg, |r| reports.push(*r), |_, _| {}).expect("trains");
     assert_eq!(reports.len(), 9);
     let first = reports[0].validation_loss;
     let last = reports[8].validation_loss;
     assert!(last < first * 0.5, "validation loss {first} -> {last}");
 
     // Same seed, same threads: the same network.
-    let again = train(&data, &cfg, |_| {}, |_, _| {});
+    let again = train(&data, &cfg, |_| {}, |_, _| {}).expect("trains");
     assert_eq!(again, net);
 
     let quantised = Network::from_bytes(&net.quantise().to_bytes()).expect("loads");

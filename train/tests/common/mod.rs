@@ -6,7 +6,7 @@
 use board::{Color, PieceKind, Position};
 use rand_core::RngCore;
 use rand_pcg::Pcg64Mcg;
-use train::Dataset;
+use train::{Dataset, FloatNetwork};
 
 /// Material balance from the side to move's view, the synthetic label.
 pub fn material(pos: &Position) -> i32 {
@@ -54,4 +54,29 @@ pub fn synthetic(n: usize, seed: u64, game_plies: Option<u32>) -> (Dataset, Vec<
         positions.push(pos.clone());
     }
     (data, positions)
+}
+
+/// Every parameter's bits, in a fixed order.
+pub fn bits(net: &FloatNetwork) -> Vec<u32> {
+    net.ft
+        .iter()
+        .chain(&net.ft_bias)
+        .chain(&net.out)
+        .chain(std::iter::once(&net.out_bias))
+        .map(|x| x.to_bits())
+        .collect()
+}
+
+/// Asserts two networks are equal bit for bit, naming the first parameter
+/// that differs.
+pub fn assert_same_bits(a: &FloatNetwork, b: &FloatNetwork, what: &str) {
+    let (x, y) = (bits(a), bits(b));
+    assert_eq!(x.len(), y.len());
+    if let Some(i) = (0..x.len()).find(|&i| x[i] != y[i]) {
+        panic!(
+            "{what}: parameter {i} differs: {} vs {}",
+            f32::from_bits(x[i]),
+            f32::from_bits(y[i])
+        );
+    }
 }
