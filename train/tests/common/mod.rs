@@ -80,3 +80,8 @@ pub fn assert_same_bits(a: &FloatNetwork, b: &FloatNetwork, what: &str) {
         );
     }
 }
+
+/// Path of the committed sample games chunk.
+pub fn sample_chunk() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sample.games.xz")
+}
