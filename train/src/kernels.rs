@@ -15,6 +15,14 @@
 //!
 //! The clamps are written as `max`/`min` with the AVX rules (`max(x, 0)`
 //! is `x > 0 ? x : 0`) in both versions, so even a `NaN` is treated alike.
+//!
+//! The kernels work on [`Row`]s, `HIDDEN` floats aligned to 32 bytes, so
+//! that the AVX2 versions load and store whole registers: at an address
+//! the compiler cannot prove aligned it splits every 32-byte access in two
+//! (a tuning for older CPUs), which made these loops about 1.6 times
+//! slower.
+
+use std::ops::{Deref, DerefMut};
 
 use engine::nnue::features::HIDDEN;
 
@@ -33,6 +41,40 @@ pub const BETA1: f32 = 0.9;
 pub const BETA2: f32 = 0.999;
 /// See [`BETA1`].
 pub const EPS: f32 = 1e-8;
+
+/// `HIDDEN` floats (one first-layer row, a bias vector, a perspective's
+/// hidden layer), aligned to 32 bytes; reads and writes as a `[f32]`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C, align(32))]
+pub struct Row([[f32; 8]; HIDDEN / 8]);
+
+impl Row {
+    /// All zeros.
+    pub const ZERO: Row = Row([[0.0; 8]; HIDDEN / 8]);
+
+    /// The row whose value `j` is `f(j)`, computed in order of `j`.
+    pub fn from_fn(mut f: impl FnMut(usize) -> f32) -> Row {
+        let mut row = Row::ZERO;
+        for (j, x) in row.iter_mut().enumerate() {
+            *x = f(j);
+        }
+        row
+    }
+}
+
+impl Deref for Row {
+    type Target = [f32];
+
+    fn deref(&self) -> &[f32] {
+        self.0.as_flattened()
+    }
+}
+
+impl DerefMut for Row {
+    fn deref_mut(&mut self) -> &mut [f32] {
+        self.0.as_flattened_mut()
+    }
+}
 
 /// Which implementation runs the kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,9 +135,10 @@ fn clip_limit(p: f32, limit: f32) -> f32 {
     if a > -limit { a } else { -limit }
 }
 
-/// One parameter's Adam update, the operation order every backend keeps.
+/// One parameter's Adam update, the operation order every backend keeps
+/// (the AVX2 kernel does each lane so).
 #[inline]
-fn adam_one(p: &mut f32, m: &mut f32, v: &mut f32, g: f32, step: f32, limit: f32) {
+pub fn adam_one(p: &mut f32, m: &mut f32, v: &mut f32, g: f32, step: f32, limit: f32) {
     *m = BETA1 * *m + (1.0 - BETA1) * g;
     *v = BETA2 * *v + (1.0 - BETA2) * g * g;
     *p = clip_limit(*p - step * *m / (v.sqrt() + EPS), limit);
@@ -106,13 +149,7 @@ fn adam_one(p: &mut f32, m: &mut f32, v: &mut f32, g: f32, step: f32, limit: f32
 ///
 /// # Panics
 /// If a row is not in `table`.
-pub fn hidden(
-    backend: Backend,
-    bias: &[f32; HIDDEN],
-    table: &[[f32; HIDDEN]],
-    rows: &[u16],
-    out: &mut [f32; HIDDEN],
-) {
+pub fn hidden(backend: Backend, bias: &Row, table: &[Row], rows: &[u16], out: &mut Row) {
     #[cfg(target_arch = "x86_64")]
     if backend.avx2() {
         // SAFETY: the CPU has AVX2 (checked by `avx2()`), the one
@@ -123,21 +160,16 @@ pub fn hidden(
     let _ = backend;
     *out = *bias;
     for &row in rows {
-        for (x, w) in out.iter_mut().zip(&table[usize::from(row)]) {
+        for (x, w) in out.iter_mut().zip(table[usize::from(row)].iter()) {
             *x += w;
         }
     }
 }
 
-/// The output layer before its bias: `Σ screlu(us[j]) × w[j] + Σ
-/// screlu(them[j]) × w[HIDDEN + j]`, in [`LANES`] partial sums folded by
+/// The output layer before its bias: `Σ screlu(us[j]) × w[0][j] + Σ
+/// screlu(them[j]) × w[1][j]`, in [`LANES`] partial sums folded by
 /// [`fold`].
-pub fn output(
-    backend: Backend,
-    us: &[f32; HIDDEN],
-    them: &[f32; HIDDEN],
-    w: &[f32; 2 * HIDDEN],
-) -> f32 {
+pub fn output(backend: Backend, us: &Row, them: &Row, w: &[Row; 2]) -> f32 {
     #[cfg(target_arch = "x86_64")]
     if backend.avx2() {
         // SAFETY: the CPU has AVX2 (checked by `avx2()`).
@@ -145,7 +177,8 @@ pub fn output(
     }
     let _ = backend;
     let mut sums = [0.0f32; LANES];
-    for (i, (h, wt)) in us.iter().chain(them).zip(w).enumerate() {
+    let weights = w[0].iter().chain(w[1].iter());
+    for (i, (h, wt)) in us.iter().chain(them.iter()).zip(weights).enumerate() {
         sums[i % LANES] += screlu(*h) * wt;
     }
     fold(&sums)
@@ -168,14 +201,7 @@ pub fn fold(sums: &[f32; LANES]) -> f32 {
 /// `dy × screlu(h)` to the output weights' gradient `gw`, and sets `d` to
 /// the gradient at the hidden units, `dy × w × 2h` inside `(0, 1)` and 0
 /// outside.
-pub fn backward_half(
-    backend: Backend,
-    h: &[f32; HIDDEN],
-    w: &[f32; HIDDEN],
-    dy: f32,
-    gw: &mut [f32; HIDDEN],
-    d: &mut [f32; HIDDEN],
-) {
+pub fn backward_half(backend: Backend, h: &Row, w: &Row, dy: f32, gw: &mut Row, d: &mut Row) {
     #[cfg(target_arch = "x86_64")]
     if backend.avx2() {
         // SAFETY: the CPU has AVX2 (checked by `avx2()`).
@@ -198,7 +224,7 @@ pub fn backward_half(
 ///
 /// # Panics
 /// If a row is not in `table`.
-pub fn add_rows(backend: Backend, table: &mut [[f32; HIDDEN]], rows: &[u16], d: &[f32; HIDDEN]) {
+pub fn add_rows(backend: Backend, table: &mut [Row], rows: &[u16], d: &Row) {
     #[cfg(target_arch = "x86_64")]
     if backend.avx2() {
         // SAFETY: the CPU has AVX2 (checked by `avx2()`).
@@ -207,28 +233,24 @@ pub fn add_rows(backend: Backend, table: &mut [[f32; HIDDEN]], rows: &[u16], d: 
     }
     let _ = backend;
     for &row in rows {
-        for (g, x) in table[usize::from(row)].iter_mut().zip(d) {
+        for (g, x) in table[usize::from(row)].iter_mut().zip(d.iter()) {
             *g += x;
         }
     }
 }
 
-/// Adam over a slice of parameters with their moments and gradient, step
+/// Adam over a row of parameters with their moments and gradient, step
 /// size `step` (the learning rate with both bias corrections), then the
-/// clip to `±limit`.
-///
-/// # Panics
-/// If the four slices differ in length.
+/// clip to `±limit`; each value as [`adam_one`].
 pub fn adam(
     backend: Backend,
-    p: &mut [f32],
-    m: &mut [f32],
-    v: &mut [f32],
-    g: &[f32],
+    p: &mut Row,
+    m: &mut Row,
+    v: &mut Row,
+    g: &Row,
     step: f32,
     limit: f32,
 ) {
-    assert!(p.len() == m.len() && p.len() == v.len() && p.len() == g.len());
     #[cfg(target_arch = "x86_64")]
     if backend.avx2() {
         // SAFETY: the CPU has AVX2 (checked by `avx2()`).
@@ -236,7 +258,12 @@ pub fn adam(
         return;
     }
     let _ = backend;
-    for (((p, m), v), g) in p.iter_mut().zip(m).zip(v).zip(g) {
+    for (((p, m), v), g) in p
+        .iter_mut()
+        .zip(m.iter_mut())
+        .zip(v.iter_mut())
+        .zip(g.iter())
+    {
         adam_one(p, m, v, *g, step, limit);
     }
 }
@@ -245,41 +272,45 @@ pub fn adam(
 mod avx2 {
     //! The AVX2 kernels: safe functions compiled for AVX2, which the
     //! dispatchers above call only on a CPU that has it. Memory is touched
-    //! only through [`load`] and [`store`], on whole 8-float arrays.
+    //! only through [`load`] and [`store`], on the aligned 8-float groups
+    //! of a [`Row`].
 
     use std::arch::x86_64::{
         __m256, _CMP_GT_OQ, _CMP_LT_OQ, _mm256_add_ps, _mm256_and_ps, _mm256_cmp_ps, _mm256_div_ps,
-        _mm256_loadu_ps, _mm256_max_ps, _mm256_min_ps, _mm256_mul_ps, _mm256_set1_ps,
-        _mm256_setzero_ps, _mm256_sqrt_ps, _mm256_storeu_ps, _mm256_sub_ps,
+        _mm256_load_ps, _mm256_max_ps, _mm256_min_ps, _mm256_mul_ps, _mm256_set1_ps,
+        _mm256_setzero_ps, _mm256_sqrt_ps, _mm256_store_ps, _mm256_sub_ps,
     };
 
-    use super::{BETA1, BETA2, BLOCK, EPS, HIDDEN, LANES, adam_one, fold};
+    use super::{BETA1, BETA2, BLOCK, EPS, HIDDEN, LANES, Row, fold};
 
+    /// Registers held across the rows of a sample.
     const REGS: usize = BLOCK / 8;
+    /// Registers in a row.
+    const GROUPS: usize = HIDDEN / 8;
 
-    /// Eight floats, as a register.
+    /// Group `i` (floats `8i..8i + 8`) of a row, as a register.
+    ///
+    /// # Panics
+    /// If `i >= HIDDEN / 8`.
     #[target_feature(enable = "avx2")]
-    fn load(a: &[f32; 8]) -> __m256 {
-        // SAFETY: `a` is 8 readable floats; the load is unaligned.
-        unsafe { _mm256_loadu_ps(a.as_ptr()) }
+    fn load(row: &Row, i: usize) -> __m256 {
+        let group = &row.0[i];
+        // SAFETY: `group` is 8 readable floats at a multiple of 32 bytes
+        // from the start of a `Row`, which is 32-byte aligned, so the
+        // aligned load's requirement holds.
+        unsafe { _mm256_load_ps(group.as_ptr()) }
     }
 
-    /// A register, into eight floats.
+    /// A register, into group `i` of a row.
+    ///
+    /// # Panics
+    /// If `i >= HIDDEN / 8`.
     #[target_feature(enable = "avx2")]
-    fn store(a: &mut [f32; 8], x: __m256) {
-        // SAFETY: `a` is 8 writable floats, borrowed mutably so nothing
-        // else sees them; the store is unaligned.
-        unsafe { _mm256_storeu_ps(a.as_mut_ptr(), x) }
-    }
-
-    /// `a` as 8-float groups.
-    fn groups(a: &[f32]) -> &[[f32; 8]] {
-        a.as_chunks().0
-    }
-
-    /// `a` as mutable 8-float groups.
-    fn groups_mut(a: &mut [f32]) -> &mut [[f32; 8]] {
-        a.as_chunks_mut().0
+    fn store(row: &mut Row, i: usize, x: __m256) {
+        let group = &mut row.0[i];
+        // SAFETY: `group` is 8 writable floats, 32-byte aligned as in
+        // `load`, and borrowed mutably, so nothing else sees the store.
+        unsafe { _mm256_store_ps(group.as_mut_ptr(), x) }
     }
 
     /// `clamp(x, 0, 1)²`, lane by lane, as [`super::screlu`].
@@ -292,113 +323,90 @@ mod avx2 {
     /// See [`super::hidden`]; `BLOCK` units at a time held in registers,
     /// so that each row is read once per pass.
     #[target_feature(enable = "avx2")]
-    pub(super) fn hidden(
-        bias: &[f32; HIDDEN],
-        table: &[[f32; HIDDEN]],
-        rows: &[u16],
-        out: &mut [f32; HIDDEN],
-    ) {
-        for c in (0..HIDDEN / 8).step_by(REGS) {
+    pub(super) fn hidden(bias: &Row, table: &[Row], rows: &[u16], out: &mut Row) {
+        for c in (0..GROUPS).step_by(REGS) {
             let mut acc = [_mm256_setzero_ps(); REGS];
             for (k, a) in acc.iter_mut().enumerate() {
-                *a = load(&groups(bias)[c + k]);
+                *a = load(bias, c + k);
             }
             for &row in rows {
-                let w = groups(&table[usize::from(row)]);
+                let w = &table[usize::from(row)];
                 for (k, a) in acc.iter_mut().enumerate() {
-                    *a = _mm256_add_ps(*a, load(&w[c + k]));
+                    *a = _mm256_add_ps(*a, load(w, c + k));
                 }
             }
             for (k, a) in acc.into_iter().enumerate() {
-                store(&mut groups_mut(out)[c + k], a);
+                store(out, c + k, a);
             }
         }
     }
 
     /// See [`super::output`].
     #[target_feature(enable = "avx2")]
-    pub(super) fn output(us: &[f32; HIDDEN], them: &[f32; HIDDEN], w: &[f32; 2 * HIDDEN]) -> f32 {
+    pub(super) fn output(us: &Row, them: &Row, w: &[Row; 2]) -> f32 {
         let mut sums = [_mm256_setzero_ps(); LANES / 8];
-        let w = groups(w);
-        for (half, h) in [us, them].into_iter().enumerate() {
-            let h = groups(h);
-            for i in (0..HIDDEN / 8).step_by(LANES / 8) {
+        for (h, w) in [us, them].into_iter().zip(w) {
+            for i in (0..GROUPS).step_by(LANES / 8) {
                 for (k, s) in sums.iter_mut().enumerate() {
-                    let (x, wt) = (load(&h[i + k]), load(&w[half * HIDDEN / 8 + i + k]));
+                    let (x, wt) = (load(h, i + k), load(w, i + k));
                     *s = _mm256_add_ps(*s, _mm256_mul_ps(screlu(x), wt));
                 }
             }
         }
-        let mut lanes = [0.0f32; LANES];
+        let mut lanes = Row::ZERO;
         for (k, s) in sums.into_iter().enumerate() {
-            store(&mut groups_mut(&mut lanes)[k], s);
+            store(&mut lanes, k, s);
         }
-        fold(&lanes)
+        let mut partial = [0.0f32; LANES];
+        partial.copy_from_slice(&lanes[..LANES]);
+        fold(&partial)
     }
 
     /// See [`super::backward_half`].
     #[target_feature(enable = "avx2")]
-    pub(super) fn backward_half(
-        h: &[f32; HIDDEN],
-        w: &[f32; HIDDEN],
-        dy: f32,
-        gw: &mut [f32; HIDDEN],
-        d: &mut [f32; HIDDEN],
-    ) {
+    pub(super) fn backward_half(h: &Row, w: &Row, dy: f32, gw: &mut Row, d: &mut Row) {
         let (vdy, two) = (_mm256_set1_ps(dy), _mm256_set1_ps(2.0));
         let (zero, one) = (_mm256_setzero_ps(), _mm256_set1_ps(1.0));
-        let (h, w) = (groups(h), groups(w));
-        let (gw, d) = (groups_mut(gw), groups_mut(d));
-        for i in 0..HIDDEN / 8 {
-            let (x, wt) = (load(&h[i]), load(&w[i]));
-            let g = _mm256_add_ps(load(&gw[i]), _mm256_mul_ps(vdy, screlu(x)));
+        for i in 0..GROUPS {
+            let (x, wt) = (load(h, i), load(w, i));
+            let g = _mm256_add_ps(load(gw, i), _mm256_mul_ps(vdy, screlu(x)));
             let inside = _mm256_and_ps(
                 _mm256_cmp_ps::<_CMP_GT_OQ>(x, zero),
                 _mm256_cmp_ps::<_CMP_LT_OQ>(x, one),
             );
             let grad = _mm256_mul_ps(_mm256_mul_ps(_mm256_mul_ps(vdy, wt), two), x);
-            store(&mut gw[i], g);
-            store(&mut d[i], _mm256_and_ps(inside, grad));
+            store(gw, i, g);
+            store(d, i, _mm256_and_ps(inside, grad));
         }
     }
 
     /// See [`super::add_rows`]; `BLOCK` units of `d` held in registers.
     #[target_feature(enable = "avx2")]
-    pub(super) fn add_rows(table: &mut [[f32; HIDDEN]], rows: &[u16], d: &[f32; HIDDEN]) {
-        for c in (0..HIDDEN / 8).step_by(REGS) {
+    pub(super) fn add_rows(table: &mut [Row], rows: &[u16], d: &Row) {
+        for c in (0..GROUPS).step_by(REGS) {
             let mut dv = [_mm256_setzero_ps(); REGS];
             for (k, x) in dv.iter_mut().enumerate() {
-                *x = load(&groups(d)[c + k]);
+                *x = load(d, c + k);
             }
             for &row in rows {
-                let g = groups_mut(&mut table[usize::from(row)]);
+                let g = &mut table[usize::from(row)];
                 for (k, x) in dv.iter().enumerate() {
-                    let sum = _mm256_add_ps(load(&g[c + k]), *x);
-                    store(&mut g[c + k], sum);
+                    let sum = _mm256_add_ps(load(g, c + k), *x);
+                    store(g, c + k, sum);
                 }
             }
         }
     }
 
-    /// See [`super::adam`]; the slices have one length (the dispatcher
-    /// asserts it).
+    /// See [`super::adam`].
     #[target_feature(enable = "avx2")]
-    pub(super) fn adam(
-        p: &mut [f32],
-        m: &mut [f32],
-        v: &mut [f32],
-        g: &[f32],
-        step: f32,
-        limit: f32,
-    ) {
+    pub(super) fn adam(p: &mut Row, m: &mut Row, v: &mut Row, g: &Row, step: f32, limit: f32) {
         let (b1, c1) = (_mm256_set1_ps(BETA1), _mm256_set1_ps(1.0 - BETA1));
         let (b2, c2) = (_mm256_set1_ps(BETA2), _mm256_set1_ps(1.0 - BETA2));
         let (vstep, eps) = (_mm256_set1_ps(step), _mm256_set1_ps(EPS));
         let (hi, lo) = (_mm256_set1_ps(limit), _mm256_set1_ps(-limit));
-        let whole = p.len() / 8;
-        let (pg, mg, vg, gg) = (groups_mut(p), groups_mut(m), groups_mut(v), groups(g));
-        for i in 0..whole {
-            let (pi, mi, vi, gi) = (load(&pg[i]), load(&mg[i]), load(&vg[i]), load(&gg[i]));
+        for i in 0..GROUPS {
+            let (pi, mi, vi, gi) = (load(p, i), load(m, i), load(v, i), load(g, i));
             let mi = _mm256_add_ps(_mm256_mul_ps(b1, mi), _mm256_mul_ps(c1, gi));
             let vi = _mm256_add_ps(
                 _mm256_mul_ps(b2, vi),
@@ -409,12 +417,9 @@ mod avx2 {
                 _mm256_add_ps(_mm256_sqrt_ps(vi), eps),
             );
             let pi = _mm256_max_ps(_mm256_min_ps(_mm256_sub_ps(pi, update), hi), lo);
-            store(&mut mg[i], mi);
-            store(&mut vg[i], vi);
-            store(&mut pg[i], pi);
-        }
-        for i in 8 * whole..p.len() {
-            adam_one(&mut p[i], &mut m[i], &mut v[i], g[i], step, limit);
+            store(m, i, mi);
+            store(v, i, vi);
+            store(p, i, pi);
         }
     }
 }

@@ -29,11 +29,11 @@
 //! of the 1,260 rows (squares where no piece of that kind can stand) and,
 //! in small batches, the rare ones.
 
-use engine::nnue::features::{HIDDEN, TOTAL_INPUTS};
+use engine::nnue::features::TOTAL_INPUTS;
 use rayon::prelude::*;
 
 use crate::dataset::{Dataset, Entry, MirrorRows};
-use crate::kernels::{self, BETA1, BETA2, Backend};
+use crate::kernels::{self, BETA1, BETA2, Backend, Row};
 use crate::model::{FloatNetwork, Pass, WEIGHT_LIMIT, sigmoid};
 use crate::trainer::{Config, out_scale, target};
 
@@ -44,6 +44,14 @@ pub fn step_size(t: u32, lr: f32) -> f32 {
     let c1 = 1.0 - BETA1.powi(t);
     let c2 = 1.0 - BETA2.powi(t);
     lr * c2.sqrt() / c1
+}
+
+/// `a += b`, value by value: how partial gradients are merged, the same
+/// in both optimisers.
+fn add_row(a: &mut Row, b: &Row) {
+    for (x, y) in a.iter_mut().zip(b.iter()) {
+        *x += y;
+    }
 }
 
 /// A batch's slices, one per thread (fewer when the batch is short).
@@ -212,30 +220,27 @@ impl Dense {
                 used += 1;
             }
             let (first, rest) = self.grads.split_at_mut(1);
+            let sum_grad = &mut first[0];
             for g in &rest[..used - 1] {
-                for (a, b) in first[0].params_mut().into_iter().zip([
-                    &g.ft[..],
-                    &g.ft_bias[..],
-                    &g.out[..],
-                    std::slice::from_ref(&g.out_bias),
-                ]) {
-                    for (x, y) in a.iter_mut().zip(b) {
-                        *x += y;
-                    }
+                for (a, b) in sum_grad.rows_mut().zip(g.rows()) {
+                    add_row(a, b);
                 }
+                sum_grad.out_bias += g.out_bias;
             }
             self.t += 1;
             let step = step_size(self.t, lr);
             for (((p, m), v), g) in self
                 .net
-                .params_mut()
-                .into_iter()
-                .zip(self.m.params_mut())
-                .zip(self.v.params_mut())
-                .zip(first[0].params_mut())
+                .rows_mut()
+                .zip(self.m.rows_mut())
+                .zip(self.v.rows_mut())
+                .zip(sum_grad.rows())
             {
                 kernels::adam(self.backend, p, m, v, g, step, WEIGHT_LIMIT);
             }
+            let (p, m, v) = (&mut self.net, &mut self.m, &mut self.v);
+            let (p, m, v) = (&mut p.out_bias, &mut m.out_bias, &mut v.out_bias);
+            kernels::adam_one(p, m, v, sum_grad.out_bias, step, WEIGHT_LIMIT);
             on_batch(b + 1, total);
         }
         sum
@@ -278,13 +283,13 @@ impl Worker {
         batch_len: usize,
         cfg: &Config,
     ) -> f64 {
-        let rows = self.grad.rows_mut();
         for r in self.touched.iter() {
-            rows[r] = [0.0; HIDDEN];
+            self.grad.ft[r] = Row::ZERO;
         }
         self.touched = RowSet::default();
-        self.grad.ft_bias.fill(0.0);
-        self.grad.out.fill(0.0);
+        for row in self.grad.small_rows_mut() {
+            *row = Row::ZERO;
+        }
         self.grad.out_bias = 0.0;
         let sum = slice_gradient(
             net,
@@ -315,19 +320,18 @@ const CHUNK_ROWS: usize = 45;
 #[allow(clippy::too_many_arguments)]
 fn catch_up(
     b: Backend,
-    p: &mut [f32],
-    m: &mut [f32],
-    v: &mut [f32],
+    p: &mut Row,
+    m: &mut Row,
+    v: &mut Row,
     last: &mut u32,
     live: bool,
     to: u32,
     steps: &[f32],
 ) {
-    const ZERO: [f32; HIDDEN] = [0.0; HIDDEN];
     if live {
         while *last < to {
             *last += 1;
-            kernels::adam(b, p, m, v, &ZERO, steps[*last as usize], WEIGHT_LIMIT);
+            kernels::adam(b, p, m, v, &Row::ZERO, steps[*last as usize], WEIGHT_LIMIT);
         }
     }
     *last = (*last).max(to);
@@ -368,7 +372,7 @@ impl Sparse {
             .thread_name(|i| format!("chariot-train-{i}"))
             .build()?;
         let live = net
-            .rows()
+            .ft
             .iter()
             .map(|row| !row.iter().all(|w| w.abs() <= WEIGHT_LIMIT))
             .collect();
@@ -467,25 +471,21 @@ impl Sparse {
             let b = *backend;
             let steps = &steps[..];
             net.ft
-                .par_chunks_mut(CHUNK_ROWS * HIDDEN)
-                .zip(m.ft.par_chunks_mut(CHUNK_ROWS * HIDDEN))
-                .zip(v.ft.par_chunks_mut(CHUNK_ROWS * HIDDEN))
+                .par_chunks_mut(CHUNK_ROWS)
+                .zip(m.ft.par_chunks_mut(CHUNK_ROWS))
+                .zip(v.ft.par_chunks_mut(CHUNK_ROWS))
                 .zip(last.par_chunks_mut(CHUNK_ROWS))
                 .zip(live.par_chunks_mut(CHUNK_ROWS))
                 .enumerate()
                 .for_each(|(c, ((((p, m), v), last), live))| {
-                    let mut g = [0.0f32; HIDDEN];
-                    for (k, (last, live)) in last.iter_mut().zip(live).enumerate() {
+                    let rows = p.iter_mut().zip(m).zip(v).zip(last).zip(live);
+                    for (k, ((((p, m), v), last), live)) in rows.enumerate() {
                         let r = c * CHUNK_ROWS + k;
-                        let at = k * HIDDEN..(k + 1) * HIDDEN;
-                        let (p, m, v) = (&mut p[at.clone()], &mut m[at.clone()], &mut v[at]);
                         if touched.contains(r) {
                             debug_assert_eq!(*last + 1, t, "row {r} read before it was current");
-                            g.copy_from_slice(&grads[0].rows()[r]);
+                            let mut g = grads[0].ft[r];
                             for grad in &grads[1..] {
-                                for (a, x) in g.iter_mut().zip(&grad.rows()[r]) {
-                                    *a += x;
-                                }
+                                add_row(&mut g, &grad.ft[r]);
                             }
                             kernels::adam(b, p, m, v, &g, steps[t as usize], WEIGHT_LIMIT);
                             *last = t;
@@ -497,23 +497,32 @@ impl Sparse {
                 });
             // 3. The small layers, dense, their partial sums added in the
             // same order.
-            let mut g = grads[0].small_params().map(<[f32]>::to_vec);
+            let mut g = grads[0].small_rows().map(|row| *row);
+            let mut g_bias = grads[0].out_bias;
             for grad in &grads[1..] {
-                for (a, x) in g.iter_mut().zip(grad.small_params()) {
-                    for (a, x) in a.iter_mut().zip(x) {
-                        *a += x;
-                    }
+                for (a, x) in g.iter_mut().zip(grad.small_rows()) {
+                    add_row(a, x);
                 }
+                g_bias += grad.out_bias;
             }
+            let step = steps[t as usize];
             for (((p, m), v), g) in net
-                .small_params_mut()
+                .small_rows_mut()
                 .into_iter()
-                .zip(m.small_params_mut())
-                .zip(v.small_params_mut())
+                .zip(m.small_rows_mut())
+                .zip(v.small_rows_mut())
                 .zip(&g)
             {
-                kernels::adam(b, p, m, v, g, steps[t as usize], WEIGHT_LIMIT);
+                kernels::adam(b, p, m, v, g, step, WEIGHT_LIMIT);
             }
+            kernels::adam_one(
+                &mut net.out_bias,
+                &mut m.out_bias,
+                &mut v.out_bias,
+                g_bias,
+                step,
+                WEIGHT_LIMIT,
+            );
             sums.iter().sum()
         })
     }
@@ -536,9 +545,9 @@ impl Sparse {
         let steps = &steps[..];
         pool.install(|| {
             net.ft
-                .par_chunks_mut(HIDDEN)
-                .zip(m.ft.par_chunks_mut(HIDDEN))
-                .zip(v.ft.par_chunks_mut(HIDDEN))
+                .par_iter_mut()
+                .zip(m.ft.par_iter_mut())
+                .zip(v.ft.par_iter_mut())
                 .zip(last.par_iter_mut())
                 .zip(live.par_iter())
                 .for_each(|((((p, m), v), last), live)| {

@@ -45,7 +45,7 @@ fn gradient_matches_finite_differences() {
     let mut rng = Pcg64Mcg::new(11);
     let mut net = FloatNetwork::random(&mut rng);
     // Larger output weights make every path visible in the gradient.
-    for w in &mut net.out {
+    for w in net.out.iter_mut().flat_map(|half| half.iter_mut()) {
         *w *= 8.0;
     }
     let s = data.get(2);
@@ -53,15 +53,15 @@ fn gradient_matches_finite_differences() {
     let mut pass = Pass::default();
     net.forward(&s, &mut pass);
     net.backward(&s, &mut pass, 1.0, &mut grad);
-    let row = usize::from(s.us[0]) * engine::nnue::features::HIDDEN;
+    let row = usize::from(s.us[0]);
     let eps = 1e-3f32;
     let mut checked = 0;
     for j in 0..engine::nnue::features::HIDDEN {
-        let analytic = grad.ft[row + j];
+        let analytic = grad.ft[row][j];
         let mut plus = net.clone();
-        plus.ft[row + j] += eps;
+        plus.ft[row][j] += eps;
         let mut minus = net.clone();
-        minus.ft[row + j] -= eps;
+        minus.ft[row][j] -= eps;
         let numeric = (plus.forward(&s, &mut Pass::default())
             - minus.forward(&s, &mut Pass::default()))
             / (2.0 * eps);

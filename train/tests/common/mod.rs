@@ -58,10 +58,8 @@ pub fn synthetic(n: usize, seed: u64, game_plies: Option<u32>) -> (Dataset, Vec<
 
 /// Every parameter's bits, in a fixed order.
 pub fn bits(net: &FloatNetwork) -> Vec<u32> {
-    net.ft
-        .iter()
-        .chain(&net.ft_bias)
-        .chain(&net.out)
+    net.rows()
+        .flat_map(|row| row.iter())
         .chain(std::iter::once(&net.out_bias))
         .map(|x| x.to_bits())
         .collect()
