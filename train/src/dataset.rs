@@ -20,16 +20,15 @@ use board::{Color, PieceKind, Position, Square};
 use engine::nnue::features::{self, MAX_ACTIVE};
 use engine::nnue::games::{self, Selector};
 
-/// Samples, stored flat: sample `i` has `counts[i]` pieces, its side to
-/// move's rows at `rows[starts[i]..][..counts[i]]` and the other side's
-/// right after.
+/// Samples, stored flat, each as one record so that training, which
+/// visits them in random order, reads one place per sample: sample `i`
+/// starts at `records[starts[i]]` with a header of two values (its piece
+/// count `n` with the result + 1 in the high byte; the score's bits), then
+/// its side to move's `n` rows, then the other side's `n`.
 #[derive(Clone, Debug, Default)]
 pub struct Dataset {
-    rows: Vec<u16>,
+    records: Vec<u16>,
     starts: Vec<u32>,
-    counts: Vec<u8>,
-    scores: Vec<i16>,
-    results: Vec<i8>,
     /// The game each sample came from, so that the validation split holds
     /// out whole games (a position's mirror and its neighbours in the game
     /// included).
@@ -55,8 +54,8 @@ pub struct Sample<'a> {
 /// store (see [`Dataset::entry`]).
 #[derive(Clone, Debug, Default)]
 pub struct MirrorRows {
-    us: ArrayVec<u16, MAX_ACTIVE>,
-    them: ArrayVec<u16, MAX_ACTIVE>,
+    us: [u16; MAX_ACTIVE],
+    them: [u16; MAX_ACTIVE],
 }
 
 /// A sample as an epoch trains it: its index in the [`Dataset`] and
@@ -90,8 +89,30 @@ impl Entry {
     }
 }
 
-/// The rows of one perspective's view of the left-right mirrored
-/// position, from its rows of the position itself.
+/// Each row of a bucket's inputs, mirrored left-right within the bucket:
+/// the piece block kept, the square's file reflected.
+const MIRRORED: [u16; features::INPUTS] = {
+    let mut table = [0u16; features::INPUTS];
+    let mut i = 0;
+    while i < features::INPUTS {
+        let (piece, sq) = (i / Square::NUM, i % Square::NUM);
+        let mirrored = match Square::from_index(sq) {
+            Some(s) => s.mirror().index(),
+            None => sq,
+        };
+        // Below INPUTS, so it fits in u16.
+        #[allow(clippy::cast_possible_truncation)]
+        {
+            table[i] = (piece * Square::NUM + mirrored) as u16;
+        }
+        i += 1;
+    }
+    table
+};
+
+/// Writes the rows of one perspective's view of the left-right mirrored
+/// position, from its rows of the position itself, into `out`, and
+/// returns them.
 ///
 /// A row is `bucket × INPUTS + (relative colour × 7 + kind) × 90 +
 /// relative square` (`docs/nnue.md` §1). Mirroring moves each piece to the
@@ -101,30 +122,51 @@ impl Entry {
 /// perspective's own general on its mirrored palace point. The rows come in
 /// the order of `rows`, which is not the square order
 /// [`features::active`] gives; the tests compare them as sets.
-pub fn mirror_rows(rows: &[u16]) -> ArrayVec<u16, MAX_ACTIVE> {
-    let own_king = PieceKind::King.index();
-    let split = |row: u16| {
-        let within = usize::from(row) % features::INPUTS;
-        (within / Square::NUM, within % Square::NUM)
+pub fn mirror_into<'a>(rows: &[u16], out: &'a mut [u16; MAX_ACTIVE]) -> &'a [u16] {
+    let within = |row: u16| usize::from(row) % features::INPUTS;
+    let bucket = if features::BUCKETS == 1 {
+        0
+    } else {
+        // The own general's rows are the first block; a perspective's
+        // relative squares are absolute squares as Red sees them, so
+        // Red's bucket function reads them directly.
+        let king = PieceKind::King.index() * Square::NUM;
+        rows.iter()
+            .map(|&row| within(row))
+            .find(|w| (king..king + Square::NUM).contains(w))
+            .and_then(|w| Square::from_index(w - king))
+            .map_or(0, |sq| features::bucket(Color::Red, sq.mirror()))
     };
-    // A perspective's relative squares are absolute squares as Red sees
-    // them, so Red's bucket function reads them directly.
-    let bucket = rows
-        .iter()
-        .map(|&row| split(row))
-        .find(|&(piece, _)| piece == own_king)
-        .and_then(|(_, sq)| Square::from_index(sq))
-        .map_or(0, |king| features::bucket(Color::Red, king.mirror()));
-    rows.iter()
-        .map(|&row| {
-            let (piece, sq) = split(row);
-            let mirrored = Square::from_index(sq).map_or(sq, |s| s.mirror().index());
-            // Below TOTAL_INPUTS, so it fits in u16.
-            #[allow(clippy::cast_possible_truncation)]
-            let row = (bucket * features::INPUTS + piece * Square::NUM + mirrored) as u16;
-            row
-        })
-        .collect()
+    // Below TOTAL_INPUTS, so it fits in u16.
+    #[allow(clippy::cast_possible_truncation)]
+    let base = (bucket * features::INPUTS) as u16;
+    let n = rows.len().min(MAX_ACTIVE);
+    for (o, &row) in out.iter_mut().zip(rows) {
+        *o = base + MIRRORED[within(row)];
+    }
+    &out[..n]
+}
+
+/// [`mirror_into`], returning the rows.
+pub fn mirror_rows(rows: &[u16]) -> ArrayVec<u16, MAX_ACTIVE> {
+    let mut out = [0; MAX_ACTIVE];
+    mirror_into(rows, &mut out).iter().copied().collect()
+}
+
+/// Asks the CPU to bring the cache line of `what`'s first value into the
+/// caches (nothing off x86-64).
+#[inline]
+fn prefetch<T>(what: &[T]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // SAFETY: a prefetch reads no memory architecturally and never
+        // faults, and SSE, its only requirement, is part of every x86-64
+        // CPU; the address is that of a borrowed slice anyway.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(what.as_ptr().cast()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = what;
 }
 
 impl Dataset {
@@ -169,15 +211,17 @@ impl Dataset {
             .map(move |(p, sq): (board::Piece, Square)| (p, if mirror { sq.mirror() } else { sq }));
         let us = features::active(side, pieces.clone());
         let them = features::active(!side, pieces);
-        // Datasets stay far below 4 billion rows.
+        // Datasets stay far below 4 billion values; a perspective has at
+        // most MAX_ACTIVE rows and the result is −1, 0 or 1, so the
+        // header's bytes hold them.
         #[allow(clippy::cast_possible_truncation)]
-        self.starts.push(self.rows.len() as u32);
-        #[allow(clippy::cast_possible_truncation)]
-        self.counts.push(us.len() as u8);
-        self.rows.extend_from_slice(&us);
-        self.rows.extend_from_slice(&them);
-        self.scores.push(score);
-        self.results.push(result);
+        self.starts.push(self.records.len() as u32);
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let header = us.len() as u16 | ((result.clamp(-1, 1) + 1) as u16) << 8;
+        #[allow(clippy::cast_sign_loss)]
+        self.records.extend_from_slice(&[header, score as u16]);
+        self.records.extend_from_slice(&us);
+        self.records.extend_from_slice(&them);
     }
 
     /// The game of sample `i` (see [`Dataset::push`]).
@@ -196,12 +240,12 @@ impl Dataset {
 
     /// Number of samples.
     pub fn len(&self) -> usize {
-        self.counts.len()
+        self.starts.len()
     }
 
     /// Whether there is no sample.
     pub fn is_empty(&self) -> bool {
-        self.counts.is_empty()
+        self.starts.is_empty()
     }
 
     /// Sample `i`.
@@ -210,12 +254,44 @@ impl Dataset {
     /// If `i >= len()`.
     pub fn get(&self, i: usize) -> Sample<'_> {
         let start = self.starts[i] as usize;
-        let n = usize::from(self.counts[i]);
+        let (header, score) = (self.records[start], self.records[start + 1]);
+        let n = usize::from(header & 0xff);
+        let rows = &self.records[start + 2..start + 2 + 2 * n];
+        // The header and the score are the bits `push` stored.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
+        let (result, score) = ((header >> 8) as i8 - 1, score as i16);
         Sample {
-            us: &self.rows[start..start + n],
-            them: &self.rows[start + n..start + 2 * n],
-            score: self.scores[i],
-            result: self.results[i],
+            us: &rows[..n],
+            them: &rows[n..],
+            score,
+            result,
+        }
+    }
+
+    /// Asks the CPU to start fetching what a loop over `entries` will
+    /// read `distance` samples after sample `i` (its record), and where
+    /// the record after that one starts (`2 × distance` ahead), so that
+    /// the loop does not wait for memory at each sample: the data set is
+    /// far larger than the caches and training reads it in random order.
+    /// A hint: it changes no result.
+    #[inline]
+    pub fn prefetch(&self, entries: &[Entry], i: usize, distance: usize) {
+        if let Some(start) = entries
+            .get(i + 2 * distance)
+            .and_then(|e| self.starts.get(e.index()))
+        {
+            prefetch(std::slice::from_ref(start));
+        }
+        if let Some(record) = entries
+            .get(i + distance)
+            .and_then(|e| self.starts.get(e.index()))
+            .and_then(|&start| self.records.get(start as usize..))
+        {
+            // A record is the 4-byte header and up to 128 bytes of rows:
+            // three cache lines at most.
+            for line in record.chunks(32).take(3) {
+                prefetch(line);
+            }
         }
     }
 
@@ -230,11 +306,9 @@ impl Dataset {
         if !e.mirrored() {
             return s;
         }
-        room.us = mirror_rows(s.us);
-        room.them = mirror_rows(s.them);
         Sample {
-            us: &room.us,
-            them: &room.them,
+            us: mirror_into(s.us, &mut room.us),
+            them: mirror_into(s.them, &mut room.them),
             ..s
         }
     }
@@ -242,11 +316,6 @@ impl Dataset {
     /// Bytes of memory the samples take (their vectors' lengths, not
     /// their capacities).
     pub fn bytes(&self) -> usize {
-        2 * self.rows.len()
-            + 4 * self.starts.len()
-            + self.counts.len()
-            + 2 * self.scores.len()
-            + self.results.len()
-            + 4 * self.groups.len()
+        2 * self.records.len() + 4 * self.starts.len() + 4 * self.groups.len()
     }
 }

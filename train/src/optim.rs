@@ -61,7 +61,7 @@ fn slices(batch: &[Entry], threads: usize) -> std::slice::Chunks<'_, Entry> {
 
 /// Adds the gradient of the loss over `slice` (divided by the batch's
 /// length) to `grad` and returns the slice's summed loss; marks the rows it
-/// touches in `touched`.
+/// touches in `touched`, if given.
 #[allow(clippy::too_many_arguments)]
 fn slice_gradient(
     net: &FloatNetwork,
@@ -71,22 +71,25 @@ fn slice_gradient(
     cfg: &Config,
     pass: &mut Pass,
     grad: &mut FloatNetwork,
-    touched: &mut RowSet,
+    mut touched: Option<&mut RowSet>,
 ) -> f64 {
     #[allow(clippy::cast_precision_loss)]
     let inv = 1.0 / batch_len as f32;
     let k = out_scale(cfg);
     let mut sum = 0.0f64;
     let mut room = MirrorRows::default();
-    for &e in slice {
+    for (i, &e) in slice.iter().enumerate() {
+        data.prefetch(slice, i, 1);
         let s = data.entry(e, &mut room);
         let p = sigmoid(net.forward(&s, pass) * k);
         let d = p - target(s.score, s.result, cfg);
         sum += f64::from(d * d);
         let dy = 2.0 * d * p * (1.0 - p) * k * inv;
         net.backward(&s, pass, dy, grad);
-        touched.insert_rows(s.us);
-        touched.insert_rows(s.them);
+        if let Some(t) = touched.as_deref_mut() {
+            t.insert_rows(s.us);
+            t.insert_rows(s.them);
+        }
     }
     sum
 }
@@ -104,7 +107,9 @@ pub(crate) fn loss_sum(
     let mut room = MirrorRows::default();
     entries
         .iter()
-        .map(|&e| {
+        .enumerate()
+        .map(|(i, &e)| {
+            data.prefetch(entries, i, 1);
             let s = data.entry(e, &mut room);
             let d = sigmoid(net.forward(&s, &mut pass) * k) - target(s.score, s.result, cfg);
             f64::from(d * d)
@@ -206,7 +211,6 @@ impl Dense {
             let mut used = 0;
             for (slice, grad) in slices(batch, self.threads).zip(&mut self.grads) {
                 grad.clear();
-                let mut touched = RowSet::default();
                 sum += slice_gradient(
                     &self.net,
                     data,
@@ -215,7 +219,7 @@ impl Dense {
                     cfg,
                     &mut pass,
                     grad,
-                    &mut touched,
+                    None,
                 );
                 used += 1;
             }
@@ -272,38 +276,52 @@ struct Worker {
     pass: Pass,
 }
 
+/// One worker's share of a step.
+struct Share<'a> {
+    /// Its slice of the batch.
+    slice: &'a [Entry],
+    /// Its slice of the next batch (empty at the end of an epoch).
+    next: &'a [Entry],
+    /// The batch's length (the gradient is a mean over it).
+    batch_len: usize,
+    /// Whether the worker's `next` already holds the rows of `slice`:
+    /// the previous step marked them, its next slice being this one.
+    marked: bool,
+}
+
 impl Worker {
-    /// Computes the gradient of `slice` and marks the rows of `next`.
-    fn run(
-        &mut self,
-        net: &FloatNetwork,
-        data: &Dataset,
-        slice: &[Entry],
-        next: &[Entry],
-        batch_len: usize,
-        cfg: &Config,
-    ) -> f64 {
+    /// Computes the gradient of its share's slice and marks the rows of
+    /// its next slice.
+    fn run(&mut self, net: &FloatNetwork, data: &Dataset, share: &Share<'_>, cfg: &Config) -> f64 {
         for r in self.touched.iter() {
             self.grad.ft[r] = Row::ZERO;
         }
-        self.touched = RowSet::default();
         for row in self.grad.small_rows_mut() {
             *row = Row::ZERO;
         }
         self.grad.out_bias = 0.0;
+        let mark = if share.marked {
+            self.touched = std::mem::take(&mut self.next);
+            None
+        } else {
+            self.touched = RowSet::default();
+            Some(&mut self.touched)
+        };
         let sum = slice_gradient(
             net,
             data,
-            slice,
-            batch_len,
+            share.slice,
+            share.batch_len,
             cfg,
             &mut self.pass,
             &mut self.grad,
-            &mut self.touched,
+            mark,
         );
         self.next = RowSet::default();
         let mut room = MirrorRows::default();
-        for &e in next {
+        for (i, &e) in share.next.iter().enumerate() {
+            // Little work a sample here: fetch further ahead.
+            data.prefetch(share.next, i, 8);
             let s = data.entry(e, &mut room);
             self.next.insert_rows(s.us);
             self.next.insert_rows(s.them);
@@ -410,7 +428,9 @@ impl Sparse {
         let mut sum = 0.0;
         for (b, batch) in batches.iter().enumerate() {
             let next = batches.get(b + 1).copied().unwrap_or(&[]);
-            sum += self.step(data, batch, next, cfg, lr);
+            // From the second batch on, the workers marked this batch's
+            // rows in the step before (same batch, same slices).
+            sum += self.step(data, batch, next, b > 0, cfg, lr);
             on_batch(b + 1, batches.len());
         }
         self.flush();
@@ -418,12 +438,14 @@ impl Sparse {
     }
 
     /// One step on `batch`, whose rows are current; leaves the rows of
-    /// `next` current for the next step.
+    /// `next` current for the next step. `marked`: the previous step was
+    /// given this batch as its `next`.
     fn step(
         &mut self,
         data: &Dataset,
         batch: &[Entry],
         next: &[Entry],
+        marked: bool,
         cfg: &Config,
         lr: f32,
     ) -> f64 {
@@ -451,9 +473,13 @@ impl Sparse {
                 .par_iter_mut()
                 .enumerate()
                 .map(|(i, w)| {
-                    let part = parts.get(i).copied().unwrap_or(&[]);
-                    let next = next_parts.get(i).copied().unwrap_or(&[]);
-                    w.run(net_now, data, part, next, batch.len(), cfg)
+                    let share = Share {
+                        slice: parts.get(i).copied().unwrap_or(&[]),
+                        next: next_parts.get(i).copied().unwrap_or(&[]),
+                        batch_len: batch.len(),
+                        marked,
+                    };
+                    w.run(net_now, data, &share, cfg)
                 })
                 .collect();
             // 2. The update, row by row in parallel: a touched row gets

@@ -135,6 +135,37 @@ fn a_game_is_one_group_and_the_split_keeps_it_whole() {
     );
 }
 
+#[test]
+fn a_sample_reads_back_as_pushed() {
+    let (_, positions) = synthetic(40, 2, None);
+    let labels = [
+        (-3000, -1),
+        (-1, 0),
+        (0, 1),
+        (1, -1),
+        (29_871, 1),
+        (i16::MIN + 1, 0),
+    ];
+    let mut data = Dataset::new();
+    for (i, pos) in positions.iter().enumerate() {
+        let (score, result) = labels[i % labels.len()];
+        data.push(pos, score, result, 7, false);
+    }
+    assert_eq!(data.len(), positions.len());
+    for (i, pos) in positions.iter().enumerate() {
+        let s = data.get(i);
+        assert_eq!((s.score, s.result), labels[i % labels.len()]);
+        let side = pos.side_to_move();
+        let us = features::active(side, features::pieces_of(pos));
+        let them = features::active(!side, features::pieces_of(pos));
+        assert_eq!((s.us, s.them), (us.as_slice(), them.as_slice()));
+        assert_eq!(data.group(i), 7);
+    }
+    // Records, their offsets and groups: 12 bytes and 4 a row.
+    let rows: usize = (0..data.len()).map(|i| 2 * data.get(i).us.len()).sum();
+    assert_eq!(data.bytes(), 12 * data.len() + 2 * rows);
+}
+
 fn sorted(rows: &[u16]) -> Vec<u16> {
     let mut v = rows.to_vec();
     v.sort_unstable();
