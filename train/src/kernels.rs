@@ -108,6 +108,7 @@ impl Backend {
 
     /// Whether the AVX2 versions may run: asked for and supported. Every
     /// kernel falls back to the portable version otherwise.
+    #[cfg(target_arch = "x86_64")]
     #[inline]
     fn avx2(self) -> bool {
         self == Backend::Avx2 && self.available()
