@@ -23,7 +23,8 @@
 //! (`engine::nnue::features`, `engine::nnue::network`): the trainer never
 //! decides them, so an exported file always fits the engine that built it.
 //! A run is a function of its data files, seed and thread count: the same
-//! network file, byte for byte, on any CPU (`docs/nnue.md` §5).
+//! network file, byte for byte, with the same build on any CPU
+//! (`docs/nnue.md` §5).
 
 pub mod dataset;
 pub mod kernels;

@@ -25,7 +25,8 @@
 //! `rand_pcg` generator seeded by [`Config::seed`], and the optimiser
 //! ([`crate::optim`]) adds the gradients in an order fixed by the thread
 //! count, so a run repeats exactly for a seed and thread count: the same
-//! data files give the same network file, byte for byte, on any CPU.
+//! data files give the same network file, byte for byte, with the same
+//! build on any CPU.
 
 use std::time::Instant;
 
