@@ -47,8 +47,7 @@ fn datagen_train_export_load() {
     // 2. Training, a few steps.
     let mut data = Dataset::new();
     let mut selector = Selector::new(Filters::default());
-    data.load(&data_path, false, &mut selector)
-        .expect("load data");
+    data.load(&data_path, &mut selector).expect("load data");
     assert!(data.len() >= 300, "{} samples", data.len());
     let cfg = Config {
         epochs: 4,
@@ -60,7 +59,7 @@ fn datagen_train_export_load() {
         ..Config::default()
     };
     let mut reports = Vec::new();
-    let net = train::train(&data, &cfg, |r| reports.push(*r), |_, _| {});
+    let net = train::train(&data, &cfg, |r| reports.push(*r), |_, _| {}).expect("trains");
     let all: Vec<usize> = (0..data.len()).collect();
     let after = train::trainer::loss(&net, &data, &all, &cfg);
     assert!(

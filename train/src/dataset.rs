@@ -1,29 +1,34 @@
 //! Training samples in memory: for each position, the active input rows of
 //! the side to move's perspective and of the other side's, the search score
-//! and the game result. About 140 bytes a position.
+//! and the game result. About 80 bytes a position ([`Dataset::bytes`]).
 //!
 //! The samples come from games files (`engine::nnue::games`): each game is
 //! replayed and its positions pass the [`Selector`]'s filters, so the
 //! filters can change without generating the data again. A sample
 //! remembers its game, so that the validation split holds out whole games.
+//!
+//! Mirroring (`--mirror`) stores nothing: an [`Entry`] names a sample and
+//! whether to see it left-right mirrored, and [`mirror_rows`] computes the
+//! mirrored rows when the sample is trained, so the data set keeps one
+//! sample per position.
 
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use board::{Color, Position, Square};
-use engine::nnue::features;
+use arrayvec::ArrayVec;
+use board::{Color, PieceKind, Position, Square};
+use engine::nnue::features::{self, MAX_ACTIVE};
 use engine::nnue::games::{self, Selector};
 
-/// Samples, stored flat: sample `i` has `counts[i]` pieces, its side to
-/// move's rows at `rows[starts[i]..][..counts[i]]` and the other side's
-/// right after.
+/// Samples, stored flat, each as one record so that training, which
+/// visits them in random order, reads one place per sample: sample `i`
+/// starts at `records[starts[i]]` with a header of two values (its piece
+/// count `n` with the result + 1 in the high byte; the score's bits), then
+/// its side to move's `n` rows, then the other side's `n`.
 #[derive(Clone, Debug, Default)]
 pub struct Dataset {
-    rows: Vec<u16>,
+    records: Vec<u16>,
     starts: Vec<u32>,
-    counts: Vec<u8>,
-    scores: Vec<i16>,
-    results: Vec<i8>,
     /// The game each sample came from, so that the validation split holds
     /// out whole games (a position's mirror and its neighbours in the game
     /// included).
@@ -31,7 +36,8 @@ pub struct Dataset {
     next_group: u32,
 }
 
-/// One sample, borrowed from a [`Dataset`].
+/// One sample, borrowed from a [`Dataset`] (or, mirrored, from a
+/// [`MirrorRows`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Sample<'a> {
     /// Input rows of the side to move's perspective.
@@ -44,6 +50,125 @@ pub struct Sample<'a> {
     pub result: i8,
 }
 
+/// Room for the rows of a mirrored sample, which the data set does not
+/// store (see [`Dataset::entry`]).
+#[derive(Clone, Debug, Default)]
+pub struct MirrorRows {
+    us: [u16; MAX_ACTIVE],
+    them: [u16; MAX_ACTIVE],
+}
+
+/// A sample as an epoch trains it: its index in the [`Dataset`] and
+/// whether it is seen left-right mirrored (`--mirror`; see
+/// [`mirror_rows`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Entry(u32);
+
+impl Entry {
+    /// Sample `index`, mirrored or not.
+    ///
+    /// # Panics
+    /// If `index` is 2³¹ or more (a data set that large does not fit in
+    /// memory anyway).
+    pub fn new(index: usize, mirrored: bool) -> Entry {
+        let i = u32::try_from(index)
+            .ok()
+            .filter(|&i| i < 1 << 31)
+            .expect("fewer than 2^31 samples");
+        Entry(i << 1 | u32::from(mirrored))
+    }
+
+    /// The sample's index.
+    pub fn index(self) -> usize {
+        (self.0 >> 1) as usize
+    }
+
+    /// Whether the sample is seen mirrored.
+    pub fn mirrored(self) -> bool {
+        self.0 & 1 == 1
+    }
+}
+
+/// Each row of a bucket's inputs, mirrored left-right within the bucket:
+/// the piece block kept, the square's file reflected.
+const MIRRORED: [u16; features::INPUTS] = {
+    let mut table = [0u16; features::INPUTS];
+    let mut i = 0;
+    while i < features::INPUTS {
+        let (piece, sq) = (i / Square::NUM, i % Square::NUM);
+        let mirrored = match Square::from_index(sq) {
+            Some(s) => s.mirror().index(),
+            None => sq,
+        };
+        // Below INPUTS, so it fits in u16.
+        #[allow(clippy::cast_possible_truncation)]
+        {
+            table[i] = (piece * Square::NUM + mirrored) as u16;
+        }
+        i += 1;
+    }
+    table
+};
+
+/// Writes the rows of one perspective's view of the left-right mirrored
+/// position, from its rows of the position itself, into `out`, and
+/// returns them.
+///
+/// A row is `bucket × INPUTS + (relative colour × 7 + kind) × 90 +
+/// relative square` (`docs/nnue.md` §1). Mirroring moves each piece to the
+/// other side of the board's middle file, and a perspective's relative
+/// square is at most rank-flipped, which keeps files: so the relative
+/// square is mirrored in place, and the bucket becomes the one of the
+/// perspective's own general on its mirrored palace point. The rows come in
+/// the order of `rows`, which is not the square order
+/// [`features::active`] gives; the tests compare them as sets.
+pub fn mirror_into<'a>(rows: &[u16], out: &'a mut [u16; MAX_ACTIVE]) -> &'a [u16] {
+    let within = |row: u16| usize::from(row) % features::INPUTS;
+    let bucket = if features::BUCKETS == 1 {
+        0
+    } else {
+        // The own general's rows are the first block; a perspective's
+        // relative squares are absolute squares as Red sees them, so
+        // Red's bucket function reads them directly.
+        let king = PieceKind::King.index() * Square::NUM;
+        rows.iter()
+            .map(|&row| within(row))
+            .find(|w| (king..king + Square::NUM).contains(w))
+            .and_then(|w| Square::from_index(w - king))
+            .map_or(0, |sq| features::bucket(Color::Red, sq.mirror()))
+    };
+    // Below TOTAL_INPUTS, so it fits in u16.
+    #[allow(clippy::cast_possible_truncation)]
+    let base = (bucket * features::INPUTS) as u16;
+    let n = rows.len().min(MAX_ACTIVE);
+    for (o, &row) in out.iter_mut().zip(rows) {
+        *o = base + MIRRORED[within(row)];
+    }
+    &out[..n]
+}
+
+/// [`mirror_into`], returning the rows.
+pub fn mirror_rows(rows: &[u16]) -> ArrayVec<u16, MAX_ACTIVE> {
+    let mut out = [0; MAX_ACTIVE];
+    mirror_into(rows, &mut out).iter().copied().collect()
+}
+
+/// Asks the CPU to bring the cache line of `what`'s first value into the
+/// caches (nothing off x86-64).
+#[inline]
+fn prefetch<T>(what: &[T]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // SAFETY: a prefetch reads no memory architecturally and never
+        // faults, and SSE, its only requirement, is part of every x86-64
+        // CPU; the address is that of a borrowed slice anyway.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(what.as_ptr().cast()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = what;
+}
+
 impl Dataset {
     /// An empty dataset.
     pub fn new() -> Dataset {
@@ -51,13 +176,13 @@ impl Dataset {
     }
 
     /// Reads every game of a games file (plain or `.xz`) and adds the
-    /// positions `selector` keeps; with `mirror`, each position's
-    /// left-right mirror too (the rules are symmetric, so its labels are
-    /// the same).
+    /// positions `selector` keeps, one sample each, the game's number in
+    /// the data set as their group. (Mirrors are not stored: an epoch
+    /// trains on them through [`Entry::mirrored`].)
     ///
     /// # Errors
     /// An unreadable file or a game that does not replay (with its number).
-    pub fn load(&mut self, path: &Path, mirror: bool, selector: &mut Selector) -> Result<()> {
+    pub fn load(&mut self, path: &Path, selector: &mut Selector) -> Result<()> {
         let reader = games::open(path).with_context(|| format!("in {}", path.display()))?;
         for game in reader {
             let game = game.with_context(|| format!("in {}", path.display()))?;
@@ -67,9 +192,6 @@ impl Dataset {
                 if let Ok(score) = selector.judge(pos, ply) {
                     let result = game.result.for_side(pos.side_to_move());
                     self.push(pos, score, result, group, false);
-                    if mirror {
-                        self.push(pos, score, result, group, true);
-                    }
                 }
             })
             .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
@@ -78,23 +200,28 @@ impl Dataset {
     }
 
     /// Adds one position (optionally mirrored left-right) with its labels,
-    /// as a sample of game `group`.
+    /// as a sample of game `group`. The groups decide the validation split
+    /// ([`crate::trainer::split`]): give the positions of one game one
+    /// group.
     pub fn push(&mut self, pos: &Position, score: i16, result: i8, group: u32, mirror: bool) {
         let side: Color = pos.side_to_move();
         self.groups.push(group);
+        self.next_group = self.next_group.max(group.saturating_add(1));
         let pieces = features::pieces_of(pos)
             .map(move |(p, sq): (board::Piece, Square)| (p, if mirror { sq.mirror() } else { sq }));
         let us = features::active(side, pieces.clone());
         let them = features::active(!side, pieces);
-        // Datasets stay far below 4 billion rows.
+        // Datasets stay far below 4 billion values; a perspective has at
+        // most MAX_ACTIVE rows and the result is −1, 0 or 1, so the
+        // header's bytes hold them.
         #[allow(clippy::cast_possible_truncation)]
-        self.starts.push(self.rows.len() as u32);
-        #[allow(clippy::cast_possible_truncation)]
-        self.counts.push(us.len() as u8);
-        self.rows.extend_from_slice(&us);
-        self.rows.extend_from_slice(&them);
-        self.scores.push(score);
-        self.results.push(result);
+        self.starts.push(self.records.len() as u32);
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let header = us.len() as u16 | ((result.clamp(-1, 1) + 1) as u16) << 8;
+        #[allow(clippy::cast_sign_loss)]
+        self.records.extend_from_slice(&[header, score as u16]);
+        self.records.extend_from_slice(&us);
+        self.records.extend_from_slice(&them);
     }
 
     /// The game of sample `i` (see [`Dataset::push`]).
@@ -105,14 +232,20 @@ impl Dataset {
         self.groups[i]
     }
 
+    /// Number of games the samples came from (every game loaded, those
+    /// that gave no sample too).
+    pub fn games(&self) -> u32 {
+        self.next_group
+    }
+
     /// Number of samples.
     pub fn len(&self) -> usize {
-        self.counts.len()
+        self.starts.len()
     }
 
     /// Whether there is no sample.
     pub fn is_empty(&self) -> bool {
-        self.counts.is_empty()
+        self.starts.is_empty()
     }
 
     /// Sample `i`.
@@ -121,12 +254,68 @@ impl Dataset {
     /// If `i >= len()`.
     pub fn get(&self, i: usize) -> Sample<'_> {
         let start = self.starts[i] as usize;
-        let n = usize::from(self.counts[i]);
+        let (header, score) = (self.records[start], self.records[start + 1]);
+        let n = usize::from(header & 0xff);
+        let rows = &self.records[start + 2..start + 2 + 2 * n];
+        // The header and the score are the bits `push` stored.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
+        let (result, score) = ((header >> 8) as i8 - 1, score as i16);
         Sample {
-            us: &self.rows[start..start + n],
-            them: &self.rows[start + n..start + 2 * n],
-            score: self.scores[i],
-            result: self.results[i],
+            us: &rows[..n],
+            them: &rows[n..],
+            score,
+            result,
         }
+    }
+
+    /// Asks the CPU to start fetching what a loop over `entries` will
+    /// read `distance` samples after sample `i` (its record), and where
+    /// the record after that one starts (`2 × distance` ahead), so that
+    /// the loop does not wait for memory at each sample: the data set is
+    /// far larger than the caches and training reads it in random order.
+    /// A hint: it changes no result.
+    #[inline]
+    pub fn prefetch(&self, entries: &[Entry], i: usize, distance: usize) {
+        if let Some(start) = entries
+            .get(i + 2 * distance)
+            .and_then(|e| self.starts.get(e.index()))
+        {
+            prefetch(std::slice::from_ref(start));
+        }
+        if let Some(record) = entries
+            .get(i + distance)
+            .and_then(|e| self.starts.get(e.index()))
+            .and_then(|&start| self.records.get(start as usize..))
+        {
+            // A record is the 4-byte header and up to 128 bytes of rows:
+            // three cache lines at most.
+            for line in record.chunks(32).take(3) {
+                prefetch(line);
+            }
+        }
+    }
+
+    /// The sample an entry trains: sample `e.index()`, its rows mirrored
+    /// into `room` when `e.mirrored()` (the rules are symmetric, so the
+    /// labels stay).
+    ///
+    /// # Panics
+    /// If the index is not below `len()`.
+    pub fn entry<'a>(&'a self, e: Entry, room: &'a mut MirrorRows) -> Sample<'a> {
+        let s = self.get(e.index());
+        if !e.mirrored() {
+            return s;
+        }
+        Sample {
+            us: mirror_into(s.us, &mut room.us),
+            them: mirror_into(s.them, &mut room.them),
+            ..s
+        }
+    }
+
+    /// Bytes of memory the samples take (their vectors' lengths, not
+    /// their capacities).
+    pub fn bytes(&self) -> usize {
+        2 * self.records.len() + 4 * self.starts.len() + 4 * self.groups.len()
     }
 }

@@ -1,23 +1,37 @@
 //! Chariot's NNUE trainer, in plain Rust so that it runs anywhere the
 //! engine builds: no GPU, no Python, no multi-gigabyte install.
 //!
-//! - [`dataset`]: reads `chariot datagen` files into compact samples (the
-//!   active feature rows of both perspectives and the two labels).
+//! - [`dataset`]: reads games files into compact samples (the active
+//!   feature rows of both perspectives and the two labels), one per
+//!   position, each remembering its game; mirrors are computed when
+//!   trained, not stored.
 //! - [`model`]: the float network of the engine's architecture, its
-//!   forward and backward passes written by hand (the first layer is sparse:
-//!   only the rows of the pieces on the board are touched), and the
-//!   quantisation to `engine::nnue::Network`.
-//! - [`trainer`]: Adam, the loss, the learning-rate schedule, the
-//!   validation split, batches spread over threads, and progress output.
+//!   forward and backward passes (the backward pass touches only the
+//!   first-layer rows of the pieces on the board), and the quantisation
+//!   to `engine::nnue::Network`.
+//! - [`kernels`]: the hot loops (hidden-layer row sums, the output layer,
+//!   the backward row updates, Adam), portable and AVX2, chosen at run
+//!   time and equal to the bit.
+//! - [`optim`]: the training step — gradients on a pool of worker threads
+//!   kept for the run, merged in a fixed order, and Adam on only the
+//!   first-layer rows a batch touches, exactly as dense Adam would move
+//!   them — and its dense slow twin.
+//! - [`trainer`]: the loss, the learning-rate schedule, the validation
+//!   split by whole games, the shuffle, and the per-epoch reports.
 //!
 //! The architecture and the quantisation are the engine's
 //! (`engine::nnue::features`, `engine::nnue::network`): the trainer never
 //! decides them, so an exported file always fits the engine that built it.
+//! A run is a function of its data files, seed and thread count: the same
+//! network file, byte for byte, with the same build on any CPU
+//! (`docs/nnue.md` §5).
 
 pub mod dataset;
+pub mod kernels;
 pub mod model;
+pub mod optim;
 pub mod trainer;
 
-pub use dataset::Dataset;
+pub use dataset::{Dataset, Entry, MirrorRows, Sample};
 pub use model::FloatNetwork;
 pub use trainer::{Config, EpochReport, train};

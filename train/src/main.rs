@@ -1,5 +1,6 @@
-//! `chariot-train`: trains a network from `chariot datagen` files and
-//! writes the engine's network file; `check` validates and describes one.
+//! `chariot-train`: trains a network from `chariot datagen` games files
+//! and writes the engine's network file; `check` validates and describes
+//! one. `docs/nnue.md` §5 is its manual.
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -10,6 +11,7 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use engine::nnue::Network;
 use engine::nnue::games::{self, Filters, Selector};
+use train::kernels::Backend;
 use train::{Config, Dataset, EpochReport};
 
 /// Chariot's NNUE trainer.
@@ -66,12 +68,18 @@ struct TrainArgs {
     /// Seed of the weights and the shuffle.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Threads.
+    /// Worker threads (the network depends on the count: the same data,
+    /// seed and thread count give the same file).
     #[arg(long, default_value_t = 1)]
     threads: usize,
-    /// Also train on each position's left-right mirror.
+    /// Also train on each position's left-right mirror (computed when
+    /// trained, not stored).
     #[arg(long)]
     mirror: bool,
+    /// Run the portable kernels, not AVX2 (to measure them: the network
+    /// is the same).
+    #[arg(long)]
+    scalar: bool,
 }
 
 fn main() -> ExitCode {
@@ -120,13 +128,20 @@ fn run_train(args: &TrainArgs) -> Result<()> {
     let mut data = Dataset::new();
     let mut selector = Selector::new(Filters::default());
     for path in &args.data {
-        data.load(path, args.mirror, &mut selector)?;
+        data.load(path, &mut selector)?;
     }
+    #[allow(clippy::cast_precision_loss)]
+    let megabytes = data.bytes() as f64 / 1e6;
     println!(
-        "{} samples from {} kept positions loaded in {:.1} s",
+        "{} positions from {} games loaded in {:.1} s ({megabytes:.1} MB){}",
         data.len(),
-        selector.kept,
-        start.elapsed().as_secs_f32()
+        data.games(),
+        start.elapsed().as_secs_f32(),
+        if args.mirror {
+            "; each trained as itself and its mirror"
+        } else {
+            ""
+        }
     );
     let cfg = Config {
         epochs: args.epochs,
@@ -139,6 +154,12 @@ fn run_train(args: &TrainArgs) -> Result<()> {
         validation: args.validation,
         seed: args.seed,
         threads: args.threads,
+        mirror: args.mirror,
+        backend: if args.scalar {
+            Backend::Scalar
+        } else {
+            Backend::detect()
+        },
     };
     let terminal = std::io::stderr().is_terminal();
     let net = train::train(
@@ -149,7 +170,7 @@ fn run_train(args: &TrainArgs) -> Result<()> {
                 eprint!("\r");
             }
             println!(
-                "epoch {:>3}  lr {:.2e}  train loss {:.6}  validation loss {:.6}  {:.0} positions/s",
+                "epoch {:>3}  lr {:.2e}  train loss {:.6}  validation loss {:.6}  {:.0} samples/s",
                 r.epoch, r.lr, r.train_loss, r.validation_loss, r.positions_per_second
             );
         },
@@ -161,7 +182,7 @@ fn run_train(args: &TrainArgs) -> Result<()> {
                 let _ = std::io::stderr().flush();
             }
         },
-    );
+    )?;
     let quantised = net.quantise();
     let (mut worst, mut sum) = (0.0f32, 0.0f64);
     for i in 0..data.len() {

@@ -7,6 +7,8 @@
 //! w₂[them] · a_them`, and `y ×` [`SCALE`] is centipawns. Backward uses that
 //! `∂a/∂h = 2h` inside `(0, 1)` and 0 outside, and touches only the rows
 //! that were active, which is what makes a 1260-row first layer cheap.
+//! The arithmetic is [`crate::kernels`]'s, on the backend a [`Pass`]
+//! names; every backend gives the same bits.
 //!
 //! Weights are kept within ±[`WEIGHT_LIMIT`] after every step, so that the
 //! quantised accumulator cannot overflow 16 bits (33 rows × 1.98 × 255 is
@@ -19,6 +21,7 @@ use engine::nnue::{Network, simd};
 use rand_core::RngCore;
 
 use crate::dataset::Sample;
+use crate::kernels::{self, Backend, Row};
 
 /// The bound on every weight and bias, in float units.
 pub const WEIGHT_LIMIT: f32 = 1.98;
@@ -26,12 +29,12 @@ pub const WEIGHT_LIMIT: f32 = 1.98;
 /// The network's parameters in `f32`, laid out as the engine's.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNetwork {
-    /// First layer, `TOTAL_INPUTS × HIDDEN`, row-major (row = input).
-    pub ft: Vec<f32>,
+    /// First layer, one row per input (`TOTAL_INPUTS` of them).
+    pub ft: Vec<Row>,
     /// First-layer biases.
-    pub ft_bias: Vec<f32>,
-    /// Output weights, side to move's half first (`2 × HIDDEN`).
-    pub out: Vec<f32>,
+    pub ft_bias: Row,
+    /// Output weights, side to move's half first.
+    pub out: [Row; 2],
     /// Output bias.
     pub out_bias: f32,
 }
@@ -43,34 +46,34 @@ fn uniform(rng: &mut impl RngCore, limit: f32) -> f32 {
     (unit * 2.0 - 1.0) * limit
 }
 
-/// The hidden layer of one perspective, before the activation.
-fn hidden(net: &FloatNetwork, rows: &[u16], h: &mut [f32; HIDDEN]) {
-    h.copy_from_slice(&net.ft_bias);
-    for &row in rows {
-        let r = usize::from(row) * HIDDEN;
-        for (x, w) in h.iter_mut().zip(&net.ft[r..r + HIDDEN]) {
-            *x += w;
+/// Scratch space of one forward pass, kept for the backward pass, and the
+/// kernels' backend.
+pub struct Pass {
+    backend: Backend,
+    us: Row,
+    them: Row,
+    d_us: Row,
+    d_them: Row,
+}
+
+impl Pass {
+    /// A pass whose kernels run on `backend` (every backend gives the same
+    /// bits; see [`crate::kernels`]).
+    pub fn new(backend: Backend) -> Pass {
+        Pass {
+            backend,
+            us: Row::ZERO,
+            them: Row::ZERO,
+            d_us: Row::ZERO,
+            d_them: Row::ZERO,
         }
     }
 }
 
-fn screlu(x: f32) -> f32 {
-    let c = x.clamp(0.0, 1.0);
-    c * c
-}
-
-/// Scratch space of one forward pass, kept for the backward pass.
-pub struct Pass {
-    us: [f32; HIDDEN],
-    them: [f32; HIDDEN],
-}
-
 impl Default for Pass {
+    /// A pass on the fastest backend this CPU runs.
     fn default() -> Pass {
-        Pass {
-            us: [0.0; HIDDEN],
-            them: [0.0; HIDDEN],
-        }
+        Pass::new(Backend::detect())
     }
 }
 
@@ -82,26 +85,32 @@ impl FloatNetwork {
         let ft_limit = 1.0 / 32f32.sqrt() / 2.0;
         #[allow(clippy::cast_precision_loss)]
         let out_limit = 1.0 / ((2 * HIDDEN) as f32).sqrt();
+        // Drawn in the order of the engine's layout: the first layer row
+        // by row, its biases, the output weights.
+        let ft = (0..TOTAL_INPUTS)
+            .map(|_| Row::from_fn(|_| uniform(rng, ft_limit)))
+            .collect();
+        let ft_bias = Row::from_fn(|_| uniform(rng, ft_limit));
+        let out = [(); 2].map(|()| Row::from_fn(|_| uniform(rng, out_limit)));
         FloatNetwork {
-            ft: (0..TOTAL_INPUTS * HIDDEN)
-                .map(|_| uniform(rng, ft_limit))
-                .collect(),
-            ft_bias: (0..HIDDEN).map(|_| uniform(rng, ft_limit)).collect(),
-            out: (0..2 * HIDDEN).map(|_| uniform(rng, out_limit)).collect(),
+            ft,
+            ft_bias,
+            out,
             out_bias: 0.0,
         }
     }
 
     /// The output (before the centipawn scaling) for a sample, leaving the
     /// hidden layers in `pass` for [`FloatNetwork::backward`].
+    ///
+    /// # Panics
+    /// If the network does not have the architecture's shape, or a row of
+    /// the sample is not an input.
     pub fn forward(&self, s: &Sample<'_>, pass: &mut Pass) -> f32 {
-        hidden(self, s.us, &mut pass.us);
-        hidden(self, s.them, &mut pass.them);
-        let mut y = self.out_bias;
-        for (h, w) in pass.us.iter().chain(&pass.them).zip(&self.out) {
-            y += screlu(*h) * w;
-        }
-        y
+        let b = pass.backend;
+        kernels::hidden(b, &self.ft_bias, &self.ft, s.us, &mut pass.us);
+        kernels::hidden(b, &self.ft_bias, &self.ft, s.them, &mut pass.them);
+        kernels::output(b, &pass.us, &pass.them, &self.out) + self.out_bias
     }
 
     /// The score in centipawns, side to move's view.
@@ -113,38 +122,28 @@ impl FloatNetwork {
 
     /// Adds the gradient of the loss for one sample to `grad`, given the
     /// loss's derivative `dy` with respect to the output `y` and the pass of
-    /// [`FloatNetwork::forward`].
-    pub fn backward(&self, s: &Sample<'_>, pass: &Pass, dy: f32, grad: &mut FloatNetwork) {
+    /// [`FloatNetwork::forward`]. Of the first layer, only the sample's
+    /// rows of `grad` change: the side to move's, then the other side's.
+    ///
+    /// # Panics
+    /// As [`FloatNetwork::forward`].
+    pub fn backward(&self, s: &Sample<'_>, pass: &mut Pass, dy: f32, grad: &mut FloatNetwork) {
+        let b = pass.backend;
         grad.out_bias += dy;
-        let mut d_us = [0.0f32; HIDDEN];
-        let mut d_them = [0.0f32; HIDDEN];
-        for (half, (h, d)) in [(&pass.us, &mut d_us), (&pass.them, &mut d_them)]
-            .into_iter()
-            .enumerate()
+        let [gw_us, gw_them] = &mut grad.out;
+        let [w_us, w_them] = &self.out;
+        kernels::backward_half(b, &pass.us, w_us, dy, gw_us, &mut pass.d_us);
+        kernels::backward_half(b, &pass.them, w_them, dy, gw_them, &mut pass.d_them);
+        for ((g, u), t) in grad
+            .ft_bias
+            .iter_mut()
+            .zip(pass.d_us.iter())
+            .zip(pass.d_them.iter())
         {
-            let w = &self.out[half * HIDDEN..(half + 1) * HIDDEN];
-            let gw = &mut grad.out[half * HIDDEN..(half + 1) * HIDDEN];
-            for j in 0..HIDDEN {
-                let x = h[j];
-                gw[j] += dy * screlu(x);
-                d[j] = if x > 0.0 && x < 1.0 {
-                    dy * w[j] * 2.0 * x
-                } else {
-                    0.0
-                };
-            }
+            *g += u + t;
         }
-        for j in 0..HIDDEN {
-            grad.ft_bias[j] += d_us[j] + d_them[j];
-        }
-        for (rows, d) in [(s.us, &d_us), (s.them, &d_them)] {
-            for &row in rows {
-                let r = usize::from(row) * HIDDEN;
-                for (g, x) in grad.ft[r..r + HIDDEN].iter_mut().zip(d) {
-                    *g += x;
-                }
-            }
-        }
+        kernels::add_rows(b, &mut grad.ft, s.us, &pass.d_us);
+        kernels::add_rows(b, &mut grad.ft, s.them, &pass.d_them);
     }
 
     /// A bound, in centipawns, on how far the quantised network's score of
@@ -162,7 +161,8 @@ impl FloatNetwork {
         #[allow(clippy::cast_precision_loss)]
         let e = (s.us.len() + 1) as f32 * 0.5 / qa;
         let mut bound = 0.5 / (qa * qb);
-        for (h, w) in pass.us.iter().chain(&pass.them).zip(&self.out) {
+        let weights = self.out[0].iter().chain(self.out[1].iter());
+        for (h, w) in pass.us.iter().chain(pass.them.iter()).zip(weights) {
             let c = h.clamp(0.0, 1.0);
             let dc2 = (e * (2.0 * c + e)).min(1.0);
             bound += dc2 * (w.abs() + 0.5 / qb) + c * c * 0.5 / qb;
@@ -173,30 +173,43 @@ impl FloatNetwork {
     /// An all-zero network of the same shape (a gradient buffer).
     pub fn zeros() -> FloatNetwork {
         FloatNetwork {
-            ft: vec![0.0; TOTAL_INPUTS * HIDDEN],
-            ft_bias: vec![0.0; HIDDEN],
-            out: vec![0.0; 2 * HIDDEN],
+            ft: vec![Row::ZERO; TOTAL_INPUTS],
+            ft_bias: Row::ZERO,
+            out: [Row::ZERO; 2],
             out_bias: 0.0,
         }
     }
 
     /// Sets every parameter to zero, keeping the allocation.
     pub fn clear(&mut self) {
-        self.ft.fill(0.0);
-        self.ft_bias.fill(0.0);
-        self.out.fill(0.0);
+        for row in self.rows_mut() {
+            *row = Row::ZERO;
+        }
         self.out_bias = 0.0;
     }
 
-    /// Every parameter slice, with the output bias as a one-element slice,
-    /// in a fixed order (the optimiser walks them in step).
-    pub fn params_mut(&mut self) -> [&mut [f32]; 4] {
-        [
-            &mut self.ft,
-            &mut self.ft_bias,
-            &mut self.out,
-            std::slice::from_mut(&mut self.out_bias),
-        ]
+    /// The rows beside the first layer's weights: its biases and the two
+    /// halves of the output weights, which every step updates whole.
+    pub fn small_rows(&self) -> [&Row; 3] {
+        [&self.ft_bias, &self.out[0], &self.out[1]]
+    }
+
+    /// [`FloatNetwork::small_rows`], mutable.
+    pub fn small_rows_mut(&mut self) -> [&mut Row; 3] {
+        let [us, them] = &mut self.out;
+        [&mut self.ft_bias, us, them]
+    }
+
+    /// Every parameter but the output bias, as rows, in a fixed order:
+    /// the first layer's, then [`FloatNetwork::small_rows`].
+    pub fn rows(&self) -> impl Iterator<Item = &Row> {
+        self.ft.iter().chain(self.small_rows())
+    }
+
+    /// [`FloatNetwork::rows`], mutable.
+    pub fn rows_mut(&mut self) -> impl Iterator<Item = &mut Row> {
+        let [us, them] = &mut self.out;
+        self.ft.iter_mut().chain([&mut self.ft_bias, us, them])
     }
 
     /// The quantised network: first layer `round(w × QA)`, output weights
@@ -209,13 +222,13 @@ impl FloatNetwork {
         let q16 = |w: f32, q: f32, limit: f32| (w * q).round().clamp(-limit, limit) as i16;
         let ft = self
             .ft
-            .chunks_exact(HIDDEN)
+            .iter()
             .map(|row| std::array::from_fn(|j| q16(row[j], qa, 32767.0)))
             .collect();
         let ft_bias = std::array::from_fn(|j| q16(self.ft_bias[j], qa, 32767.0));
         let max_out = f32::from(MAX_OUTPUT_WEIGHT);
         let out = std::array::from_fn(|half| {
-            std::array::from_fn(|j| q16(self.out[half * HIDDEN + j], qb, max_out))
+            std::array::from_fn(|j| q16(self.out[half][j], qb, max_out))
         });
         #[allow(clippy::cast_possible_truncation)]
         let out_bias = (self.out_bias * qa * qb).round() as i32;

@@ -1,21 +1,32 @@
-//! The training loop: shuffle, split, batches over threads, Adam, the
-//! learning-rate schedule, the loss per epoch.
+//! The training run: the loss, the validation split, the shuffle, the
+//! learning-rate schedule, the epochs and their reports. The steps
+//! themselves (gradients on the worker threads, Adam) are
+//! [`crate::optim`]'s.
 //!
 //! Loss, per position: `(sigmoid(y × SCALE / k) − t)²` where `y` is the
 //! network's output, `k` is [`Config::eval_scale`] (centipawns per unit of
 //! the logistic), and the target blends the game result with the search
 //! score: `t = λ × (result + 1) / 2 + (1 − λ) × sigmoid(score / k)`.
 //!
-//! Validation: a record goes to the validation set when a hash of its
-//! number and the seed falls below [`Config::validation`]; a position and
-//! its mirror (`--mirror`) share the record number, so the validation set
-//! never holds the mirror of a training position.
+//! Validation: a game goes to the validation set when a hash of its
+//! number in the data set (the sample's group, [`Dataset::group`]) and the
+//! seed falls below [`Config::validation`], so the validation set holds
+//! whole games: never a position whose neighbours in its game, or whose
+//! mirror, are trained on.
+//!
+//! Mirroring ([`Config::mirror`]): each epoch trains every training
+//! position twice, as itself and as its left-right mirror, the two as two
+//! [`Entry`]s shuffled among the others; the mirrored rows are computed when
+//! the sample is trained ([`crate::dataset::mirror_rows`]), so the data set
+//! holds one sample per position. The validation loss covers the mirrors
+//! too.
 //!
 //! Reproducibility: the shuffle and the initial weights come from one
-//! `rand_pcg` generator seeded by [`Config::seed`]; a batch is split into
-//! the same contiguous slices for the same thread count and the partial
-//! gradients are added in thread order, so a run repeats exactly for a
-//! given seed and thread count.
+//! `rand_pcg` generator seeded by [`Config::seed`], and the optimiser
+//! ([`crate::optim`]) adds the gradients in an order fixed by the thread
+//! count, so a run repeats exactly for a seed and thread count: the same
+//! data files give the same network file, byte for byte, with the same
+//! build on any CPU.
 
 use std::time::Instant;
 
@@ -23,8 +34,10 @@ use engine::nnue::network::SCALE;
 use rand_core::RngCore;
 use rand_pcg::Pcg64Mcg;
 
-use crate::dataset::Dataset;
-use crate::model::{FloatNetwork, Pass, WEIGHT_LIMIT, sigmoid};
+use crate::dataset::{Dataset, Entry};
+use crate::kernels::Backend;
+use crate::model::{FloatNetwork, sigmoid};
+use crate::optim::{Sparse, loss_sum};
 
 /// Training settings; [`Config::default`] gives the documented defaults.
 #[derive(Clone, Debug, PartialEq)]
@@ -49,8 +62,12 @@ pub struct Config {
     pub validation: f32,
     /// Seed of the initial weights and the shuffle.
     pub seed: u64,
-    /// Threads computing gradients.
+    /// Worker threads (gradients, updates, losses).
     pub threads: usize,
+    /// Train each position as itself and as its left-right mirror.
+    pub mirror: bool,
+    /// The kernels' backend (every backend gives the same network).
+    pub backend: Backend,
 }
 
 impl Default for Config {
@@ -66,6 +83,8 @@ impl Default for Config {
             validation: 0.05,
             seed: 1,
             threads: 1,
+            mirror: false,
+            backend: Backend::detect(),
         }
     }
 }
@@ -82,47 +101,9 @@ pub struct EpochReport {
     /// Mean loss over the validation positions after the epoch (`NaN`
     /// without a validation set).
     pub validation_loss: f32,
-    /// Positions per second of this epoch (forward, backward and update).
+    /// Samples (positions and, with [`Config::mirror`], their mirrors) per
+    /// second of this epoch: forward, backward and update.
     pub positions_per_second: f32,
-}
-
-/// Adam's moment estimates.
-struct Adam {
-    m: FloatNetwork,
-    v: FloatNetwork,
-    t: i32,
-}
-
-impl Adam {
-    const BETA1: f32 = 0.9;
-    const BETA2: f32 = 0.999;
-    const EPS: f32 = 1e-8;
-
-    /// One step with gradient `grad`, then the clip to ±`WEIGHT_LIMIT`.
-    fn step(&mut self, net: &mut FloatNetwork, grad: &mut FloatNetwork, lr: f32) {
-        self.t += 1;
-        let c1 = 1.0 - Self::BETA1.powi(self.t);
-        let c2 = 1.0 - Self::BETA2.powi(self.t);
-        let step = lr * c2.sqrt() / c1;
-        for (((p, g), m), v) in net
-            .params_mut()
-            .into_iter()
-            .zip(grad.params_mut())
-            .zip(self.m.params_mut())
-            .zip(self.v.params_mut())
-        {
-            for (((p, g), m), v) in p
-                .iter_mut()
-                .zip(g.iter())
-                .zip(m.iter_mut())
-                .zip(v.iter_mut())
-            {
-                *m = Self::BETA1 * *m + (1.0 - Self::BETA1) * g;
-                *v = Self::BETA2 * *v + (1.0 - Self::BETA2) * g * g;
-                *p = (*p - step * *m / (v.sqrt() + Self::EPS)).clamp(-WEIGHT_LIMIT, WEIGHT_LIMIT);
-            }
-        }
-    }
 }
 
 /// The training target of a sample (see the module documentation).
@@ -139,60 +120,27 @@ pub fn loss_of_cp(cp: f32, score: i16, result: i8, cfg: &Config) -> f32 {
     d * d
 }
 
+/// The factor from the network's output to the logistic's argument.
 #[allow(clippy::cast_precision_loss)]
-fn out_scale(cfg: &Config) -> f32 {
+pub(crate) fn out_scale(cfg: &Config) -> f32 {
     SCALE as f32 / cfg.eval_scale
 }
 
-/// Mean loss of `net` over the samples `indices` of `data`.
+/// Mean loss of `net` over the samples `indices` of `data` (not mirrored).
 pub fn loss(net: &FloatNetwork, data: &Dataset, indices: &[usize], cfg: &Config) -> f32 {
     if indices.is_empty() {
         return f32::NAN;
     }
-    let mut pass = Pass::default();
-    let mut sum = 0.0f64;
-    for &i in indices {
-        let s = data.get(i);
-        let p = sigmoid(net.forward(&s, &mut pass) * out_scale(cfg));
-        let d = p - target(s.score, s.result, cfg);
-        sum += f64::from(d * d);
-    }
+    let sum = loss_sum(net, data, &entries(indices, false), cfg, cfg.backend);
     #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
     {
         (sum / indices.len() as f64) as f32
     }
 }
 
-/// Adds one slice of a batch's gradient (already divided by the batch
-/// size) to `grad` and returns the slice's summed loss.
-fn slice_gradient(
-    net: &FloatNetwork,
-    data: &Dataset,
-    indices: &[usize],
-    batch_len: usize,
-    cfg: &Config,
-    grad: &mut FloatNetwork,
-) -> f64 {
-    grad.clear();
-    let mut pass = Pass::default();
-    let mut sum = 0.0f64;
-    #[allow(clippy::cast_precision_loss)]
-    let inv = 1.0 / batch_len as f32;
-    let k = out_scale(cfg);
-    for &i in indices {
-        let s = data.get(i);
-        let p = sigmoid(net.forward(&s, &mut pass) * k);
-        let d = p - target(s.score, s.result, cfg);
-        sum += f64::from(d * d);
-        let dy = 2.0 * d * p * (1.0 - p) * k * inv;
-        net.backward(&s, &pass, dy, grad);
-    }
-    sum
-}
-
 /// The validation and training samples (see the module documentation):
-/// by record, not by sample, so that a position and its mirror land on the
-/// same side.
+/// by group (game), never by position, so that the positions of one game
+/// land on one side.
 pub fn split(data: &Dataset, cfg: &Config) -> (Vec<usize>, Vec<usize>) {
     (0..data.len()).partition(|&i| {
         let h = splitmix(u64::from(data.group(i)) ^ cfg.seed.rotate_left(32));
@@ -211,39 +159,54 @@ fn splitmix(mut z: u64) -> u64 {
 }
 
 /// A deterministic Fisher–Yates shuffle.
-fn shuffle(v: &mut [usize], rng: &mut Pcg64Mcg) {
+fn shuffle<T>(v: &mut [T], rng: &mut Pcg64Mcg) {
     for i in (1..v.len()).rev() {
         let j = usize::try_from(rng.next_u64() % (i as u64 + 1)).unwrap_or(0);
         v.swap(i, j);
     }
 }
 
+/// The entries an epoch trains for the samples `indices`: each sample,
+/// and with `mirror` its mirror right after it.
+pub fn entries(indices: &[usize], mirror: bool) -> Vec<Entry> {
+    let views: &[bool] = if mirror { &[false, true] } else { &[false] };
+    indices
+        .iter()
+        .flat_map(|&i| views.iter().map(move |&m| Entry::new(i, m)))
+        .collect()
+}
+
 /// Trains a network on `data`. `on_epoch` sees the state before training
 /// (epoch 0) and each epoch's report; `on_batch` sees (batches done in the
 /// epoch, batches in the epoch) for a progress line.
+///
+/// # Errors
+/// The worker threads could not be started.
 pub fn train(
     data: &Dataset,
     cfg: &Config,
     mut on_epoch: impl FnMut(&EpochReport),
     mut on_batch: impl FnMut(usize, usize),
-) -> FloatNetwork {
+) -> anyhow::Result<FloatNetwork> {
     let mut rng = Pcg64Mcg::new(u128::from(cfg.seed) << 1 | 1);
-    let mut net = FloatNetwork::random(&mut rng);
-    let (val, mut train_set) = split(data, cfg);
-    let val = &val[..];
-    let threads = cfg.threads.max(1);
-    let batch_size = cfg.batch_size.max(1);
-    let mut grads: Vec<FloatNetwork> = (0..threads).map(|_| FloatNetwork::zeros()).collect();
-    let mut adam = Adam {
-        m: FloatNetwork::zeros(),
-        v: FloatNetwork::zeros(),
-        t: 0,
+    let net = FloatNetwork::random(&mut rng);
+    let (val, train_set) = split(data, cfg);
+    let val = entries(&val, cfg.mirror);
+    let mut train_set = entries(&train_set, cfg.mirror);
+    let mut opt = Sparse::new(net, cfg.threads, cfg.backend)?;
+    #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
+    let mean = |sum: f64, n: usize| {
+        if n == 0 {
+            f32::NAN
+        } else {
+            (sum / n as f64) as f32
+        }
     };
     on_epoch(&EpochReport {
         epoch: 0,
         lr: cfg.lr,
-        train_loss: loss(&net, data, &train_set, cfg),
-        validation_loss: loss(&net, data, val, cfg),
+        train_loss: mean(opt.loss(data, &train_set, cfg), train_set.len()),
+        validation_loss: mean(opt.loss(data, &val, cfg), val.len()),
         positions_per_second: 0.0,
     });
     for epoch in 1..=cfg.epochs {
@@ -251,53 +214,16 @@ pub fn train(
         let lr = cfg.lr * cfg.lr_gamma.powi(exponent);
         shuffle(&mut train_set, &mut rng);
         let start = Instant::now();
-        let mut loss_sum = 0.0f64;
-        let batches = train_set.len().div_ceil(batch_size);
-        for (b, batch) in train_set.chunks(batch_size).enumerate() {
-            let per = batch.len().div_ceil(threads);
-            let net_ref = &net;
-            let sums: Vec<f64> = std::thread::scope(|s| {
-                let handles: Vec<_> = batch
-                    .chunks(per.max(1))
-                    .zip(grads.iter_mut())
-                    .map(|(slice, grad)| {
-                        s.spawn(move || {
-                            slice_gradient(net_ref, data, slice, batch.len(), cfg, grad)
-                        })
-                    })
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().unwrap_or(f64::NAN))
-                    .collect()
-            });
-            let used = sums.len();
-            loss_sum += sums.iter().sum::<f64>();
-            let (first, rest) = grads.split_at_mut(1);
-            for g in &rest[..used - 1] {
-                for (a, b) in first[0].params_mut().into_iter().zip([
-                    &g.ft[..],
-                    &g.ft_bias[..],
-                    &g.out[..],
-                    std::slice::from_ref(&g.out_bias),
-                ]) {
-                    for (x, y) in a.iter_mut().zip(b) {
-                        *x += y;
-                    }
-                }
-            }
-            adam.step(&mut net, &mut first[0], lr);
-            on_batch(b + 1, batches);
-        }
+        let loss_sum = opt.epoch(data, &train_set, cfg, lr, &mut on_batch);
         let secs = start.elapsed().as_secs_f32().max(1e-6);
-        #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
+        #[allow(clippy::cast_precision_loss)]
         on_epoch(&EpochReport {
             epoch,
             lr,
-            train_loss: (loss_sum / train_set.len().max(1) as f64) as f32,
-            validation_loss: loss(&net, data, val, cfg),
+            train_loss: mean(loss_sum, train_set.len()),
+            validation_loss: mean(opt.loss(data, &val, cfg), val.len()),
             positions_per_second: train_set.len() as f32 / secs,
         });
     }
-    net
+    Ok(opt.into_network())
 }

@@ -2,55 +2,18 @@
 //! differences, the loss falling on a small synthetic task, and the
 //! exported network agreeing with the float one.
 
-use board::{Color, PieceKind, Position};
+mod common;
+
 use engine::nnue::Network;
-use rand_core::RngCore;
 use rand_pcg::Pcg64Mcg;
 use train::model::{FloatNetwork, Pass};
 use train::{Config, Dataset, train};
 
-/// Material balance from the side to move's view, the synthetic label.
-fn material(pos: &Position) -> i32 {
-    let side = |c: Color| -> i32 {
-        PieceKind::ALL
-            .iter()
-            .map(|&k| {
-                let n = i32::try_from(pos.pieces(c, k).count()).unwrap_or(0);
-                n * engine::PIECE_VALUE[k.index()]
-            })
-            .sum()
-    };
-    side(pos.side_to_move()) - side(!pos.side_to_move())
-}
-
-/// Positions from random legal games, labelled with their material balance
-/// (and its sign as the "result").
-fn synthetic(n: usize, seed: u64) -> (Dataset, Vec<Position>) {
-    let mut rng = Pcg64Mcg::new(u128::from(seed) | 1);
-    let mut data = Dataset::new();
-    let mut positions = Vec::new();
-    let mut pos = Position::startpos();
-    while positions.len() < n {
-        let moves = pos.legal_moves();
-        if moves.is_empty() || pos.game_ply() > 150 {
-            pos = Position::startpos();
-            continue;
-        }
-        let i = usize::try_from(rng.next_u64() % moves.len() as u64).unwrap_or(0);
-        pos.make_move(moves[i]);
-        let m = material(&pos);
-        let score = i16::try_from(m.clamp(-3000, 3000)).unwrap_or(0);
-        let result = i8::try_from(m.signum()).unwrap_or(0);
-        let game = u32::try_from(positions.len()).unwrap_or(0);
-        data.push(&pos, score, result, game, false);
-        positions.push(pos.clone());
-    }
-    (data, positions)
-}
+use common::synthetic;
 
 #[test]
 fn validation_never_holds_the_mirror_of_a_training_position() {
-    let (_, positions) = synthetic(400, 9);
+    let (_, positions) = synthetic(400, 9, None);
     let mut data = Dataset::new();
     for (game, pos) in (0u32..).zip(&positions) {
         data.push(pos, 0, 0, game, false);
@@ -78,27 +41,27 @@ fn validation_never_holds_the_mirror_of_a_training_position() {
 
 #[test]
 fn gradient_matches_finite_differences() {
-    let (data, _) = synthetic(4, 3);
+    let (data, _) = synthetic(4, 3, None);
     let mut rng = Pcg64Mcg::new(11);
     let mut net = FloatNetwork::random(&mut rng);
     // Larger output weights make every path visible in the gradient.
-    for w in &mut net.out {
+    for w in net.out.iter_mut().flat_map(|half| half.iter_mut()) {
         *w *= 8.0;
     }
     let s = data.get(2);
     let mut grad = FloatNetwork::zeros();
     let mut pass = Pass::default();
     net.forward(&s, &mut pass);
-    net.backward(&s, &pass, 1.0, &mut grad);
-    let row = usize::from(s.us[0]) * engine::nnue::features::HIDDEN;
+    net.backward(&s, &mut pass, 1.0, &mut grad);
+    let row = usize::from(s.us[0]);
     let eps = 1e-3f32;
     let mut checked = 0;
     for j in 0..engine::nnue::features::HIDDEN {
-        let analytic = grad.ft[row + j];
+        let analytic = grad.ft[row][j];
         let mut plus = net.clone();
-        plus.ft[row + j] += eps;
+        plus.ft[row][j] += eps;
         let mut minus = net.clone();
-        minus.ft[row + j] -= eps;
+        minus.ft[row][j] -= eps;
         let numeric = (plus.forward(&s, &mut Pass::default())
             - minus.forward(&s, &mut Pass::default()))
             / (2.0 * eps);
@@ -119,7 +82,7 @@ fn gradient_matches_finite_differences() {
 
 #[test]
 fn loss_falls_and_export_matches_the_float_model() {
-    let (data, positions) = synthetic(3000, 5);
+    let (data, positions) = synthetic(3000, 5, None);
     let cfg = Config {
         epochs: 8,
         batch_size: 256,
@@ -131,16 +94,17 @@ fn loss_falls_and_export_matches_the_float_model() {
         validation: 0.1,
         seed: 1,
         threads: 2,
+        ..Config::default()
     };
     let mut reports = Vec::new();
-    let net = train(&data, &cfg, |r| reports.push(*r), |_, _| {});
+    let net = train(&data, &cfg, |r| reports.push(*r), |_, _| {}).expect("trains");
     assert_eq!(reports.len(), 9);
     let first = reports[0].validation_loss;
     let last = reports[8].validation_loss;
     assert!(last < first * 0.5, "validation loss {first} -> {last}");
 
     // Same seed, same threads: the same network.
-    let again = train(&data, &cfg, |_| {}, |_, _| {});
+    let again = train(&data, &cfg, |_| {}, |_, _| {}).expect("trains");
     assert_eq!(again, net);
 
     let quantised = Network::from_bytes(&net.quantise().to_bytes()).expect("loads");
