@@ -19,18 +19,24 @@ use train::{Config, Dataset, Entry, FloatNetwork, MirrorRows};
 
 use common::{sample_chunk, synthetic};
 
-/// Every `*.games.xz` under `dir`, recursively, sorted.
-fn chunks_under(dir: &Path) -> Vec<PathBuf> {
+/// The first chunk each generation's manifest under `dir` lists
+/// (`data/<generation>/MANIFEST.toml`, `docs/nnue.md` §8): only chunks a
+/// finished run recorded, never one still being written beside it.
+fn stored_chunks(dir: &Path) -> Vec<PathBuf> {
     let mut found = Vec::new();
     let Ok(listing) = std::fs::read_dir(dir) else {
         return found;
     };
     for entry in listing.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            found.extend(chunks_under(&path));
-        } else if path.to_string_lossy().ends_with(".games.xz") {
-            found.push(path);
+        let manifest = entry.path().join("MANIFEST.toml");
+        let Ok(text) = std::fs::read_to_string(&manifest) else {
+            continue;
+        };
+        let first = text
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("file = \"")?.strip_suffix('"'));
+        if let Some(file) = first {
+            found.push(entry.path().join(file));
         }
     }
     found.sort();
@@ -79,15 +85,16 @@ fn the_committed_sample_chunk_decodes_and_trains() {
     decode_and_train(&sample_chunk());
 }
 
-/// The repository keeps each generation's data as `data/<generation>/
-/// *.games.xz`; every chunk there must decode and train.
+/// The repository keeps each generation's data as `data/<generation>/`
+/// chunks with a manifest; a stored chunk of each must decode and train
+/// (`chariot data check` proves every chunk against its manifest).
 #[test]
-fn every_stored_games_chunk_decodes_and_trains() {
+fn a_stored_chunk_of_each_generation_decodes_and_trains() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data");
-    let chunks = chunks_under(&root);
+    let chunks = stored_chunks(&root);
     if chunks.is_empty() {
         println!(
-            "note: no *.games.xz under {}; nothing to check",
+            "note: no data/<generation>/MANIFEST.toml under {}; nothing to check",
             root.display()
         );
     }
