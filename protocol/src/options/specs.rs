@@ -1,0 +1,296 @@
+//! The option table of `docs/ucci.md` §3 as data: every option's two
+//! names, its type, default and range, in handshake order. The parent
+//! module reads and advertises them; a new option is one row here, one
+//! field there, and its row in the page (which
+//! `protocol/tests/option_table.rs` checks).
+
+use super::{DEFAULT_BOOK, DEFAULT_NETWORK, VARIANT};
+use crate::strength;
+
+/// Every option Chariot knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Id {
+    Hash,
+    Threads,
+    UseMillisec,
+    Ponder,
+    UseBook,
+    BookFiles,
+    BookDepth,
+    BookVariety,
+    NewGame,
+    Batch,
+    Debug,
+    MultiPv,
+    MoveOverhead,
+    ShowWdl,
+    UciVariant,
+    EvalFile,
+    UseNnue,
+    SkillLevel,
+    LimitStrength,
+    UciElo,
+    Knowledge,
+    Pruning,
+    Randomness,
+    Idle,
+    TtPolicy,
+    TtStoreQs,
+}
+
+/// An option's type with its default and range.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Kind {
+    Check(bool),
+    Spin {
+        default: u64,
+        min: u64,
+        max: u64,
+    },
+    Text(&'static str),
+    /// One of a fixed list of values (the first is the default).
+    Combo(&'static [&'static str]),
+    Button,
+}
+
+/// One row of the option table.
+pub(super) struct Spec {
+    pub(super) id: Id,
+    pub(super) ucci: &'static str,
+    /// `None` when UCI does not advertise the option (it is still accepted
+    /// under its UCCI name).
+    pub(super) uci: Option<&'static str>,
+    /// Advertised in the UCI handshake only: options of UCI GUIs that a
+    /// UCCI GUI would not understand (their UCCI name is still accepted).
+    pub(super) uci_only: bool,
+    pub(super) kind: Kind,
+}
+
+/// The option table, in the order each dialect advertises it.
+pub(super) const SPECS: &[Spec] = &[
+    Spec {
+        id: Id::UseMillisec,
+        ucci: "usemillisec",
+        uci: None,
+        uci_only: false,
+        kind: Kind::Check(true),
+    },
+    Spec {
+        id: Id::Batch,
+        ucci: "batch",
+        uci: None,
+        uci_only: false,
+        kind: Kind::Check(false),
+    },
+    Spec {
+        id: Id::Debug,
+        ucci: "debug",
+        uci: None,
+        uci_only: false,
+        kind: Kind::Check(false),
+    },
+    Spec {
+        id: Id::Ponder,
+        ucci: "ponder",
+        uci: Some("Ponder"),
+        uci_only: false,
+        kind: Kind::Check(false),
+    },
+    Spec {
+        id: Id::UseBook,
+        ucci: "usebook",
+        uci: Some("OwnBook"),
+        uci_only: false,
+        kind: Kind::Check(true),
+    },
+    Spec {
+        id: Id::BookFiles,
+        ucci: "bookfiles",
+        uci: Some("BookFile"),
+        uci_only: false,
+        kind: Kind::Text(DEFAULT_BOOK),
+    },
+    Spec {
+        id: Id::BookDepth,
+        ucci: "bookdepth",
+        uci: Some("BookDepth"),
+        uci_only: false,
+        kind: Kind::Spin {
+            default: 40,
+            min: 0,
+            max: 1000,
+        },
+    },
+    Spec {
+        id: Id::BookVariety,
+        ucci: "bookvariety",
+        uci: Some("BookVariety"),
+        uci_only: false,
+        kind: Kind::Spin {
+            default: 100,
+            min: 0,
+            max: 1000,
+        },
+    },
+    Spec {
+        id: Id::Hash,
+        ucci: "hashsize",
+        uci: Some("Hash"),
+        uci_only: false,
+        kind: Kind::Spin {
+            default: engine::DEFAULT_HASH_MB as u64,
+            min: 1,
+            max: engine::MAX_HASH_MB as u64,
+        },
+    },
+    Spec {
+        id: Id::Threads,
+        ucci: "threads",
+        uci: Some("Threads"),
+        uci_only: false,
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: engine::MAX_THREADS as u64,
+        },
+    },
+    Spec {
+        id: Id::MultiPv,
+        ucci: "multipv",
+        uci: Some("MultiPV"),
+        uci_only: false,
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: 128,
+        },
+    },
+    Spec {
+        id: Id::MoveOverhead,
+        ucci: "moveoverhead",
+        uci: Some("Move Overhead"),
+        uci_only: false,
+        kind: Kind::Spin {
+            default: 10,
+            min: 0,
+            max: 5000,
+        },
+    },
+    Spec {
+        id: Id::ShowWdl,
+        ucci: "uci_showwdl",
+        uci: Some("UCI_ShowWDL"),
+        uci_only: true,
+        kind: Kind::Check(false),
+    },
+    Spec {
+        id: Id::UciVariant,
+        ucci: "uci_variant",
+        uci: Some("UCI_Variant"),
+        uci_only: true,
+        kind: Kind::Combo(&[VARIANT]),
+    },
+    Spec {
+        id: Id::EvalFile,
+        ucci: "evalfile",
+        uci: Some("EvalFile"),
+        uci_only: false,
+        kind: Kind::Text(DEFAULT_NETWORK),
+    },
+    Spec {
+        id: Id::UseNnue,
+        ucci: "usennue",
+        uci: Some("Use NNUE"),
+        uci_only: false,
+        kind: Kind::Check(true),
+    },
+    Spec {
+        id: Id::SkillLevel,
+        ucci: "skilllevel",
+        uci: Some("Skill Level"),
+        uci_only: true,
+        kind: Kind::Spin {
+            default: strength::MAX_SKILL as u64,
+            min: 0,
+            max: strength::MAX_SKILL as u64,
+        },
+    },
+    Spec {
+        id: Id::LimitStrength,
+        ucci: "uci_limitstrength",
+        uci: Some("UCI_LimitStrength"),
+        uci_only: true,
+        kind: Kind::Check(false),
+    },
+    Spec {
+        id: Id::UciElo,
+        ucci: "uci_elo",
+        uci: Some("UCI_Elo"),
+        uci_only: true,
+        kind: Kind::Spin {
+            default: strength::MAX_ELO as u64,
+            min: strength::MIN_ELO as u64,
+            max: strength::MAX_ELO as u64,
+        },
+    },
+    Spec {
+        id: Id::Knowledge,
+        ucci: "knowledge",
+        uci: None,
+        uci_only: false,
+        kind: Kind::Combo(GRADES_DOWN),
+    },
+    Spec {
+        id: Id::Pruning,
+        ucci: "pruning",
+        uci: None,
+        uci_only: false,
+        kind: Kind::Combo(GRADES_DOWN),
+    },
+    Spec {
+        id: Id::Randomness,
+        ucci: "randomness",
+        uci: None,
+        uci_only: false,
+        kind: Kind::Combo(&["none", "tiny", "small", "medium", "large", "huge"]),
+    },
+    Spec {
+        id: Id::Idle,
+        ucci: "idle",
+        uci: None,
+        uci_only: false,
+        kind: Kind::Combo(&["none", "small", "medium", "large"]),
+    },
+    Spec {
+        id: Id::TtPolicy,
+        ucci: "ttpolicy",
+        uci: Some("TT Policy"),
+        uci_only: false,
+        kind: Kind::Combo(&[
+            "two-tier",
+            "two-tier-aged",
+            "bucket",
+            "always",
+            "depth",
+            "off",
+        ]),
+    },
+    Spec {
+        id: Id::TtStoreQs,
+        ucci: "ttstoreqs",
+        uci: Some("TT Store QS"),
+        uci_only: false,
+        kind: Kind::Check(true),
+    },
+    Spec {
+        id: Id::NewGame,
+        ucci: "newgame",
+        uci: Some("Clear Hash"),
+        uci_only: false,
+        kind: Kind::Button,
+    },
+];
+
+/// `knowledge` and `pruning`, default first (ElephantEye's order of
+/// strength, strongest first).
+const GRADES_DOWN: &[&str] = &["large", "medium", "small", "none"];
