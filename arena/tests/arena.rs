@@ -2,6 +2,10 @@
 //! with the right reason (against `mock-engine`), no leaked processes,
 //! score adjudication, round robins, an SPRT that stops, valid PGN, and a
 //! short real run of Chariot against itself.
+//!
+//! One file on purpose, though it is long: every file under `tests/` is
+//! linked into a test binary of its own, and these tests share the mock
+//! engine's harness and the PGN reader.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read};

@@ -5,6 +5,11 @@
 //! release build (`cargo test --release -p protocol --test conformance`,
 //! which `.ci/run` runs); a debug build, many times slower and run beside
 //! the whole workspace's tests, gets ten times as long (see [`bound`]).
+//!
+//! One file on purpose, though it is long: every file under `tests/` is
+//! linked into a test binary of its own, and the transcripts share one
+//! harness and one reading of the contract; split by topic, the same cases
+//! would cost CI a link of the whole protocol crate per file.
 
 mod common;
 
