@@ -42,7 +42,7 @@ pub struct EpdArgs {
     #[arg(value_name = "SUITE")]
     suite: PathBuf,
     /// Search each position to this depth.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(engine::MAX_DEPTH)))]
     depth: Option<u32>,
     /// Search each position this many nodes.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
@@ -58,10 +58,16 @@ pub struct EpdArgs {
     #[arg(long, value_name = "MB", default_value_t = engine::DEFAULT_HASH_MB,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=engine::MAX_HASH_MB as u64))]
     hash: usize,
+    /// The table's replacement rule, for the table experiments (`off`,
+    /// `always`, `depth`, `two-tier`, `two-tier-aged`, `bucket`): any but
+    /// `two-tier` runs the measuring build of the search.
+    #[arg(long, value_name = "POLICY", value_parser = parse_policy)]
+    tt: Option<engine::TtPolicy>,
 }
 
-/// The deepest `--depth`: the engine's ply stack bounds it.
-const MAX_DEPTH: i64 = engine::MAX_PLY as i64 - 1;
+fn parse_policy(text: &str) -> Result<engine::TtPolicy, String> {
+    text.parse()
+}
 
 /// The thinking time when no limit is given.
 const DEFAULT_MOVETIME: Duration = Duration::from_secs(1);
@@ -203,6 +209,12 @@ pub fn run(args: &EpdArgs) -> ExitCode {
     if let Err(e) = engine
         .set_hash_mb(args.hash)
         .and_then(|()| engine.set_threads(args.threads))
+        .and_then(|()| {
+            engine.set_experiment(args.tt.map(|policy| engine::Experiment {
+                policy,
+                ..engine::Experiment::default()
+            }))
+        })
     {
         return usage(&e.to_string());
     }

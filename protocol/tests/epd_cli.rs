@@ -228,6 +228,7 @@ fn usage_errors_give_status_2() {
         vec!["epd", path.as_str(), "--movetime", "x"],
         vec!["epd", path.as_str(), "--threads", "0"],
         vec!["epd", path.as_str(), "--hash", "0"],
+        vec!["epd", path.as_str(), "--tt", "lru"],
     ] {
         let out = chariot(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -249,6 +250,8 @@ fn every_limit_runs() {
         &["--nodes", "2000"][..],
         &["--movetime", "50"],
         &["--depth", "3", "--threads", "2", "--hash", "4"],
+        &["--depth", "3", "--tt", "off"],
+        &["--depth", "3", "--tt", "bucket"],
     ] {
         let (code, out, err) = run("limits", &text, limit);
         assert_eq!(code, 0, "{limit:?}: {out}{err}");
