@@ -779,48 +779,64 @@ fn chariot() -> Option<PathBuf> {
     None
 }
 
-#[test]
-fn chariot_self_play() {
+/// Plays `games` games between the given `--engine` argument lists (each
+/// naming the real Chariot binary through `{cmd}`) with the extra
+/// arguments `limits`, from the balanced openings; returns the arena's
+/// output and the games of its PGN. `None` when the binary is not built.
+fn chariot_match(
+    name: &str,
+    engines: &[&[&str]],
+    limits: &[&str],
+    timeout: Duration,
+) -> Option<(String, Vec<PgnGame>)> {
     let Some(chariot) = chariot() else {
         println!("note: chariot binary not built (target/release/chariot); skipping the real run");
-        return;
+        return None;
     };
-    let dir = scratch("chariot");
+    let dir = scratch(name);
     let pgn = dir.join("games.pgn");
     let openings = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/openings.epd");
     let cmd = format!("cmd={}", chariot.display());
-    let mut args = strings(&[
-        "--engine",
-        "name=ucci",
-        &cmd,
-        "proto=ucci",
-        "option.hashsize=8",
-    ]);
-    args.extend(strings(&[
-        "--engine",
-        "name=uci",
-        &cmd,
-        "proto=uci",
-        "option.Hash=8",
-    ]));
-    args.extend(strings(&[
-        "--tc",
-        "1+0.02",
-        "--margin",
-        "300",
-        "--games",
-        "4",
-        "--concurrency",
-        "1",
-    ]));
+    let mut args = Vec::new();
+    for engine in engines {
+        args.push("--engine".to_string());
+        args.extend(engine.iter().map(|a| a.replace("{cmd}", &cmd)));
+    }
+    args.extend(strings(limits));
     args.extend(strings(&[
         "--openings",
         &openings.display().to_string(),
         "--pgn",
         &pgn.display().to_string(),
     ]));
-    let out = run_arena(&args, Duration::from_secs(90));
+    let out = run_arena(&args, timeout);
     let games = parse_pgn(&std::fs::read_to_string(&pgn).unwrap());
+    let _ = std::fs::remove_dir_all(&dir);
+    Some((out, games))
+}
+
+#[test]
+fn chariot_self_play() {
+    let Some((out, games)) = chariot_match(
+        "chariot",
+        &[
+            &["name=ucci", "{cmd}", "proto=ucci", "option.hashsize=8"],
+            &["name=uci", "{cmd}", "proto=uci", "option.Hash=8"],
+        ],
+        &[
+            "--tc",
+            "1+0.02",
+            "--margin",
+            "300",
+            "--games",
+            "4",
+            "--concurrency",
+            "1",
+        ],
+        Duration::from_secs(90),
+    ) else {
+        return;
+    };
     assert_eq!(games.len(), 4, "{out}");
     for g in &games {
         check_game(g);
@@ -829,7 +845,6 @@ fn chariot_self_play() {
     // Engine faults would name the engine in the report.
     assert!(!out.contains("Fault:"), "{out}");
     assert!(out.contains("Finished 4 games"), "{out}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A low strength level loses to full strength: skill 0 (300 nodes a
@@ -838,45 +853,23 @@ fn chariot_self_play() {
 /// point, and every game is legal and ends without a fault.
 #[test]
 fn a_low_level_loses_to_full_strength() {
-    let Some(chariot) = chariot() else {
-        println!("note: chariot binary not built (target/release/chariot); skipping the real run");
+    let Some((out, games)) = chariot_match(
+        "levels",
+        &[
+            &[
+                "name=weak",
+                "{cmd}",
+                "proto=uci",
+                "option.Skill Level=0",
+                "option.OwnBook=false",
+            ],
+            &["name=full", "{cmd}", "proto=uci", "option.OwnBook=false"],
+        ],
+        &["--nodes", "20000", "--games", "4", "--concurrency", "1"],
+        Duration::from_secs(120),
+    ) else {
         return;
     };
-    let dir = scratch("levels");
-    let pgn = dir.join("games.pgn");
-    let openings = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/openings.epd");
-    let cmd = format!("cmd={}", chariot.display());
-    let mut args = strings(&[
-        "--engine",
-        "name=weak",
-        &cmd,
-        "proto=uci",
-        "option.Skill Level=0",
-        "option.OwnBook=false",
-    ]);
-    args.extend(strings(&[
-        "--engine",
-        "name=full",
-        &cmd,
-        "proto=uci",
-        "option.OwnBook=false",
-    ]));
-    args.extend(strings(&[
-        "--nodes",
-        "20000",
-        "--games",
-        "4",
-        "--concurrency",
-        "1",
-    ]));
-    args.extend(strings(&[
-        "--openings",
-        &openings.display().to_string(),
-        "--pgn",
-        &pgn.display().to_string(),
-    ]));
-    let out = run_arena(&args, Duration::from_secs(120));
-    let games = parse_pgn(&std::fs::read_to_string(&pgn).unwrap());
     assert_eq!(games.len(), 4, "{out}");
     let mut weak_points = 0.0;
     for g in &games {
@@ -893,7 +886,6 @@ fn a_low_level_loses_to_full_strength() {
         weak_points <= 1.0,
         "skill 0 scored {weak_points} of 4\n{out}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -76,43 +76,16 @@ impl DerefMut for Row {
     }
 }
 
-/// Which implementation runs the kernels.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Backend {
-    /// Portable Rust.
-    Scalar,
-    /// 256-bit float SIMD, where the CPU has AVX2.
-    Avx2,
-}
+/// Which implementation runs the kernels: the engine's own choice of
+/// backend, the same type (portable Rust, or AVX2 where the CPU has it).
+pub use engine::nnue::simd::Backend;
 
-impl Backend {
-    /// The fastest backend this CPU runs.
-    pub fn detect() -> Backend {
-        if Backend::Avx2.available() {
-            Backend::Avx2
-        } else {
-            Backend::Scalar
-        }
-    }
-
-    /// Whether this CPU runs the backend.
-    pub fn available(self) -> bool {
-        match self {
-            Backend::Scalar => true,
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
-            #[cfg(not(target_arch = "x86_64"))]
-            Backend::Avx2 => false,
-        }
-    }
-
-    /// Whether the AVX2 versions may run: asked for and supported. Every
-    /// kernel falls back to the portable version otherwise.
-    #[cfg(target_arch = "x86_64")]
-    #[inline]
-    fn avx2(self) -> bool {
-        self == Backend::Avx2 && self.available()
-    }
+/// Whether the AVX2 versions may run for `backend`: asked for and
+/// supported. Every kernel falls back to the portable version otherwise.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn avx2(backend: Backend) -> bool {
+    backend == Backend::Avx2 && backend.available()
 }
 
 /// `clamp(x, 0, 1)` as the AVX `max`/`min` compute it.
@@ -152,8 +125,8 @@ pub fn adam_one(p: &mut f32, m: &mut f32, v: &mut f32, g: f32, step: f32, limit:
 /// If a row is not in `table`.
 pub fn hidden(backend: Backend, bias: &Row, table: &[Row], rows: &[u16], out: &mut Row) {
     #[cfg(target_arch = "x86_64")]
-    if backend.avx2() {
-        // SAFETY: the CPU has AVX2 (checked by `avx2()`), the one
+    if avx2(backend) {
+        // SAFETY: the CPU has AVX2 (checked by `avx2`), the one
         // requirement of a function compiled for it.
         unsafe { avx2::hidden(bias, table, rows, out) };
         return;
@@ -172,8 +145,8 @@ pub fn hidden(backend: Backend, bias: &Row, table: &[Row], rows: &[u16], out: &m
 /// [`fold`].
 pub fn output(backend: Backend, us: &Row, them: &Row, w: &[Row; 2]) -> f32 {
     #[cfg(target_arch = "x86_64")]
-    if backend.avx2() {
-        // SAFETY: the CPU has AVX2 (checked by `avx2()`).
+    if avx2(backend) {
+        // SAFETY: the CPU has AVX2 (checked by `avx2`).
         return unsafe { avx2::output(us, them, w) };
     }
     let _ = backend;
@@ -204,8 +177,8 @@ pub fn fold(sums: &[f32; LANES]) -> f32 {
 /// outside.
 pub fn backward_half(backend: Backend, h: &Row, w: &Row, dy: f32, gw: &mut Row, d: &mut Row) {
     #[cfg(target_arch = "x86_64")]
-    if backend.avx2() {
-        // SAFETY: the CPU has AVX2 (checked by `avx2()`).
+    if avx2(backend) {
+        // SAFETY: the CPU has AVX2 (checked by `avx2`).
         unsafe { avx2::backward_half(h, w, dy, gw, d) };
         return;
     }
@@ -227,8 +200,8 @@ pub fn backward_half(backend: Backend, h: &Row, w: &Row, dy: f32, gw: &mut Row, 
 /// If a row is not in `table`.
 pub fn add_rows(backend: Backend, table: &mut [Row], rows: &[u16], d: &Row) {
     #[cfg(target_arch = "x86_64")]
-    if backend.avx2() {
-        // SAFETY: the CPU has AVX2 (checked by `avx2()`).
+    if avx2(backend) {
+        // SAFETY: the CPU has AVX2 (checked by `avx2`).
         unsafe { avx2::add_rows(table, rows, d) };
         return;
     }
@@ -253,8 +226,8 @@ pub fn adam(
     limit: f32,
 ) {
     #[cfg(target_arch = "x86_64")]
-    if backend.avx2() {
-        // SAFETY: the CPU has AVX2 (checked by `avx2()`).
+    if avx2(backend) {
+        // SAFETY: the CPU has AVX2 (checked by `avx2`).
         unsafe { avx2::adam(p, m, v, g, step, limit) };
         return;
     }

@@ -16,7 +16,9 @@
 use super::features::HIDDEN;
 use super::network::{QA, QB, SCALE};
 
-/// Which implementation computes the output layer.
+/// Which implementation runs the SIMD kernels: the engine's output layer
+/// here, and the trainer's kernels (`train/src/kernels.rs`), which share
+/// this choice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
     /// Portable Rust (the compiler may still vectorise it with SSE2).
