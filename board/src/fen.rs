@@ -175,27 +175,13 @@ impl Setup {
                     FenError::TooMany(c, k)
                 });
             }
-            let rel = sq.rank().relative_to(c);
-            let file = sq.file().index();
-            let reachable = match k {
-                PieceKind::King => {
-                    if !sq.in_palace(c) {
-                        return Err(FenError::KingOutsidePalace(c, sq));
-                    }
-                    kings[c.index()] = Some(sq);
-                    true
+            if k == PieceKind::King {
+                if !sq.in_palace(c) {
+                    return Err(FenError::KingOutsidePalace(c, sq));
                 }
-                PieceKind::Advisor => sq.in_palace(c) && (file + rel as usize) % 2 == 1,
-                PieceKind::Bishop => {
-                    rel <= 4
-                        && rel % 2 == 0
-                        && file % 2 == 0
-                        && (file / 2 + rel as usize / 2) % 2 == 1
-                }
-                PieceKind::Pawn => rel >= 5 || (rel >= 3 && file % 2 == 0),
-                _ => true,
-            };
-            if !reachable {
+                kings[c.index()] = Some(sq);
+            }
+            if !p.can_stand_on(sq) {
                 return Err(FenError::UnreachableSquare(p, sq));
             }
         }

@@ -307,6 +307,31 @@ impl Piece {
         }
     }
 
+    /// Whether this piece can ever stand on `sq` (`docs/rules.md` §5,
+    /// rules 3 and 5): the general and the advisors only in their own
+    /// palace, the advisors on its 5 diagonal points, the elephants on
+    /// their 7 points on their own side of the river, the soldiers never
+    /// behind their start rank and, before the river, only on files a, c,
+    /// e, g and i. Horses, chariots and cannons stand anywhere. FEN
+    /// validation refuses every other placement, so no position holds one.
+    pub const fn can_stand_on(self, sq: Square) -> bool {
+        let color = self.color();
+        let rel = sq.rank().relative_to(color) as usize;
+        let file = sq.file().index();
+        match self.kind() {
+            PieceKind::King => sq.in_palace(color),
+            PieceKind::Advisor => sq.in_palace(color) && (file + rel) % 2 == 1,
+            PieceKind::Bishop => {
+                rel <= 4
+                    && rel.is_multiple_of(2)
+                    && file.is_multiple_of(2)
+                    && (file / 2 + rel / 2) % 2 == 1
+            }
+            PieceKind::Pawn => rel >= 5 || (rel >= 3 && file.is_multiple_of(2)),
+            PieceKind::Knight | PieceKind::Rook | PieceKind::Cannon => true,
+        }
+    }
+
     /// Reads a FEN letter (case gives the colour; `E`/`H` accepted).
     pub const fn from_char(c: char) -> Option<Piece> {
         match PieceKind::from_char(c) {
@@ -672,5 +697,33 @@ mod tests {
         assert!(d9.in_palace(Color::Black));
         assert!("a4".parse::<Square>().unwrap().on_own_side(Color::Red));
         assert!(!"a5".parse::<Square>().unwrap().on_own_side(Color::Red));
+    }
+
+    #[test]
+    fn standing_squares_per_piece() {
+        // General 9, advisor 5, elephant 7, horse, chariot and cannon 90,
+        // soldier 5 + 5 before the river and 45 beyond it.
+        let expected = [9, 5, 7, 90, 90, 90, 55];
+        for c in Color::ALL {
+            for k in PieceKind::ALL {
+                let p = Piece::new(c, k);
+                let n = Square::all().filter(|&sq| p.can_stand_on(sq)).count();
+                assert_eq!(n, expected[k.index()], "{p}");
+                // The colour flip of a standing square is the other
+                // colour's, and the mirror keeps it.
+                for sq in Square::all() {
+                    let q = Piece::new(!c, k);
+                    assert_eq!(p.can_stand_on(sq), q.can_stand_on(sq.flip()));
+                    assert_eq!(p.can_stand_on(sq), p.can_stand_on(sq.mirror()));
+                }
+            }
+        }
+        let a: Piece = Piece::new(Color::Red, PieceKind::Advisor);
+        assert!(a.can_stand_on("e1".parse().unwrap()));
+        assert!(!a.can_stand_on("e0".parse().unwrap()));
+        let p = Piece::new(Color::Black, PieceKind::Pawn);
+        assert!(p.can_stand_on("c6".parse().unwrap()));
+        assert!(!p.can_stand_on("b6".parse().unwrap()));
+        assert!(p.can_stand_on("b4".parse().unwrap()));
     }
 }
