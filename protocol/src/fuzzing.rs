@@ -142,14 +142,15 @@ pub fn network(data: &[u8]) {
 /// payload, and the byte to put there), its checksum recomputed. `None`
 /// when the build ships no network.
 fn patched_network(data: &[u8]) -> Option<Vec<u8>> {
-    use engine::nnue::network::{HEADER_BYTES, PAYLOAD_BYTES, fnv1a32};
+    use engine::nnue::network::{HEADER_BYTES, fnv1a32};
     static SHIPPED: std::sync::OnceLock<Option<Vec<u8>>> = std::sync::OnceLock::new();
     let mut file = SHIPPED
         .get_or_init(|| engine::nnue::embedded().map(|n| n.to_bytes()))
         .clone()?;
+    let payload = file.len() - HEADER_BYTES;
     for patch in data.chunks_exact(5) {
         let offset = u32::from_le_bytes([patch[0], patch[1], patch[2], patch[3]]) as usize;
-        file[HEADER_BYTES + offset % PAYLOAD_BYTES] = patch[4];
+        file[HEADER_BYTES + offset % payload] = patch[4];
     }
     let checksum = fnv1a32(&file[HEADER_BYTES..]);
     file[HEADER_BYTES - 4..HEADER_BYTES].copy_from_slice(&checksum.to_le_bytes());
@@ -160,12 +161,7 @@ fn evaluate_everywhere(net: &engine::nnue::Network) {
     let check = |pos: &Position| {
         let scratch = net.evaluate(pos);
         let acc = engine::nnue::Accumulator::new(net, pos);
-        assert_eq!(
-            acc.evaluate(net, pos.side_to_move()),
-            scratch,
-            "{}",
-            pos.fen()
-        );
+        assert_eq!(acc.evaluate(net, pos), scratch, "{}", pos.fen());
     };
     for mut pos in positions() {
         check(&pos);

@@ -16,8 +16,8 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use arrayvec::ArrayVec;
-use board::{Color, PieceKind, Position, Square};
-use engine::nnue::features::{self, MAX_ACTIVE};
+use board::{Color, Position, Square};
+use engine::nnue::features::{self, Arch, MAX_ACTIVE};
 use engine::nnue::games::{self, Selector};
 
 /// Samples, stored flat, each as one record so that training, which
@@ -89,62 +89,11 @@ impl Entry {
     }
 }
 
-/// Each row of a bucket's inputs, mirrored left-right within the bucket:
-/// the piece block kept, the square's file reflected.
-const MIRRORED: [u16; features::INPUTS] = {
-    let mut table = [0u16; features::INPUTS];
-    let mut i = 0;
-    while i < features::INPUTS {
-        let (piece, sq) = (i / Square::NUM, i % Square::NUM);
-        let mirrored = match Square::from_index(sq) {
-            Some(s) => s.mirror().index(),
-            None => sq,
-        };
-        // Below INPUTS, so it fits in u16.
-        #[allow(clippy::cast_possible_truncation)]
-        {
-            table[i] = (piece * Square::NUM + mirrored) as u16;
-        }
-        i += 1;
-    }
-    table
-};
-
 /// Writes the rows of one perspective's view of the left-right mirrored
 /// position, from its rows of the position itself, into `out`, and
-/// returns them.
-///
-/// A row is `bucket × INPUTS + (relative colour × 7 + kind) × 90 +
-/// relative square` (`docs/nnue.md` §1). Mirroring moves each piece to the
-/// other side of the board's middle file, and a perspective's relative
-/// square is at most rank-flipped, which keeps files: so the relative
-/// square is mirrored in place, and the bucket becomes the one of the
-/// perspective's own general on its mirrored palace point. The rows come in
-/// the order of `rows`, which is not the square order
-/// [`features::active`] gives; the tests compare them as sets.
+/// returns them ([`Arch::mirror_into`]).
 pub fn mirror_into<'a>(rows: &[u16], out: &'a mut [u16; MAX_ACTIVE]) -> &'a [u16] {
-    let within = |row: u16| usize::from(row) % features::INPUTS;
-    let bucket = if features::BUCKETS == 1 {
-        0
-    } else {
-        // The own general's rows are the first block; a perspective's
-        // relative squares are absolute squares as Red sees them, so
-        // Red's bucket function reads them directly.
-        let king = PieceKind::King.index() * Square::NUM;
-        rows.iter()
-            .map(|&row| within(row))
-            .find(|w| (king..king + Square::NUM).contains(w))
-            .and_then(|w| Square::from_index(w - king))
-            .map_or(0, |sq| features::bucket(Color::Red, sq.mirror()))
-    };
-    // Below TOTAL_INPUTS, so it fits in u16.
-    #[allow(clippy::cast_possible_truncation)]
-    let base = (bucket * features::INPUTS) as u16;
-    let n = rows.len().min(MAX_ACTIVE);
-    for (o, &row) in out.iter_mut().zip(rows) {
-        *o = base + MIRRORED[within(row)];
-    }
-    &out[..n]
+    Arch::V1.mirror_into(rows, out)
 }
 
 /// [`mirror_into`], returning the rows.
@@ -209,8 +158,8 @@ impl Dataset {
         self.next_group = self.next_group.max(group.saturating_add(1));
         let pieces = features::pieces_of(pos)
             .map(move |(p, sq): (board::Piece, Square)| (p, if mirror { sq.mirror() } else { sq }));
-        let us = features::active(side, pieces.clone());
-        let them = features::active(!side, pieces);
+        let us = Arch::V1.active(side, pieces.clone());
+        let them = Arch::V1.active(!side, pieces);
         // Datasets stay far below 4 billion values; a perspective has at
         // most MAX_ACTIVE rows and the result is −1, 0 or 1, so the
         // header's bytes hold them.

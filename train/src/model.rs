@@ -15,7 +15,7 @@
 //! below 16,700) and the quantised output weights stay within the engine's
 //! ±127.
 
-use engine::nnue::features::{HIDDEN, TOTAL_INPUTS};
+use engine::nnue::features::{Arch, HIDDEN};
 use engine::nnue::network::{MAX_OUTPUT_WEIGHT, QA, QB, SCALE};
 use engine::nnue::{Network, simd};
 use rand_core::RngCore;
@@ -87,7 +87,7 @@ impl FloatNetwork {
         let out_limit = 1.0 / ((2 * HIDDEN) as f32).sqrt();
         // Drawn in the order of the engine's layout: the first layer row
         // by row, its biases, the output weights.
-        let ft = (0..TOTAL_INPUTS)
+        let ft = (0..Arch::V1.inputs())
             .map(|_| Row::from_fn(|_| uniform(rng, ft_limit)))
             .collect();
         let ft_bias = Row::from_fn(|_| uniform(rng, ft_limit));
@@ -173,7 +173,7 @@ impl FloatNetwork {
     /// An all-zero network of the same shape (a gradient buffer).
     pub fn zeros() -> FloatNetwork {
         FloatNetwork {
-            ft: vec![Row::ZERO; TOTAL_INPUTS],
+            ft: vec![Row::ZERO; Arch::V1.inputs()],
             ft_bias: Row::ZERO,
             out: [Row::ZERO; 2],
             out_bias: 0.0,
@@ -232,7 +232,7 @@ impl FloatNetwork {
         });
         #[allow(clippy::cast_possible_truncation)]
         let out_bias = (self.out_bias * qa * qb).round() as i32;
-        Network::from_parts(ft, ft_bias, out, out_bias)
+        Network::from_parts(Arch::V1, ft, ft_bias, vec![out], vec![out_bias])
             .expect("the trainer's shapes and clipping match the engine's format")
     }
 }
@@ -250,8 +250,8 @@ pub fn quantised_cp(net: &Network, s: &Sample<'_>) -> i32 {
     };
     let (us, them) = (hidden(s.us), hidden(s.them));
     simd::finish(
-        simd::output_sum(simd::Backend::detect(), &us, &them, net.out_weights()),
-        net.out_bias(),
+        simd::output_sum(simd::Backend::detect(), &us, &them, net.out_weights(0)),
+        net.out_bias(0),
     )
 }
 

@@ -29,7 +29,7 @@
 //! of the 1,260 rows (squares where no piece of that kind can stand) and,
 //! in small batches, the rare ones.
 
-use engine::nnue::features::TOTAL_INPUTS;
+use engine::nnue::features::MAX_INPUTS;
 use rayon::prelude::*;
 
 use crate::dataset::{Dataset, Entry, MirrorRows};
@@ -119,7 +119,7 @@ pub(crate) fn loss_sum(
 
 /// A set of first-layer rows, as a bitmap.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct RowSet([u64; TOTAL_INPUTS.div_ceil(64)]);
+pub struct RowSet([u64; MAX_INPUTS.div_ceil(64)]);
 
 impl RowSet {
     /// Adds rows.
@@ -389,6 +389,7 @@ impl Sparse {
             .num_threads(threads)
             .thread_name(|i| format!("chariot-train-{i}"))
             .build()?;
+        let rows = net.ft.len();
         let live = net
             .ft
             .iter()
@@ -398,7 +399,7 @@ impl Sparse {
             net,
             m: FloatNetwork::zeros(),
             v: FloatNetwork::zeros(),
-            last: vec![0; TOTAL_INPUTS],
+            last: vec![0; rows],
             live,
             steps: vec![0.0],
             workers: (0..threads)

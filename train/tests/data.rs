@@ -163,8 +163,8 @@ fn a_sample_reads_back_as_pushed() {
         let s = data.get(i);
         assert_eq!((s.score, s.result), labels[i % labels.len()]);
         let side = pos.side_to_move();
-        let us = features::active(side, features::pieces_of(pos));
-        let them = features::active(!side, features::pieces_of(pos));
+        let us = features::Arch::V1.active(side, features::pieces_of(pos));
+        let them = features::Arch::V1.active(!side, features::pieces_of(pos));
         assert_eq!((s.us, s.them), (us.as_slice(), them.as_slice()));
         assert_eq!(data.group(i), 7);
     }
@@ -186,8 +186,8 @@ fn mirrored_rows_are_the_mirrored_positions_rows() {
     for pos in &positions {
         let mirrored = pos.mirror();
         for side in Color::ALL {
-            let rows = features::active(side, features::pieces_of(pos));
-            let expected = features::active(side, features::pieces_of(&mirrored));
+            let rows = features::Arch::V1.active(side, features::pieces_of(pos));
+            let expected = features::Arch::V1.active(side, features::pieces_of(&mirrored));
             let got = mirror_rows(&rows);
             assert_eq!(sorted(&got), sorted(&expected), "{}", pos.fen());
             assert_eq!(mirror_rows(&got).as_slice(), rows.as_slice());

@@ -4,7 +4,9 @@
 
 mod common;
 
-use engine::nnue::features::TOTAL_INPUTS;
+use engine::nnue::features::Arch;
+
+const TOTAL_INPUTS: usize = Arch::V1.inputs();
 use rand_core::RngCore;
 use rand_pcg::Pcg64Mcg;
 use train::kernels::{self, Backend, Row};

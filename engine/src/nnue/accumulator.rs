@@ -5,8 +5,10 @@
 //! most three features per perspective (the mover leaves a square, arrives
 //! on another, a captured piece disappears), so [`Accumulator::apply_move`]
 //! costs a few row additions where [`Accumulator::refresh`] costs one per
-//! piece. A perspective whose general moves to another king bucket is
-//! refreshed instead, because every one of its rows changes.
+//! piece. A perspective whose general's move changes its view (another
+//! king bucket in format 1, across the e-file in format 2's mirroring:
+//! [`features::View`]) is refreshed instead, because every one of its rows
+//! changes.
 //!
 //! The search will keep one accumulator per ply: [`Accumulator::update_from`]
 //! writes the next ply's from the previous one in a single pass, and unmake
@@ -14,7 +16,7 @@
 
 use board::{Color, Piece, PieceKind, Position, Square};
 
-use super::features::{self, HIDDEN};
+use super::features::{self, HIDDEN, View};
 use super::network::Network;
 use super::simd::{self, Backend};
 
@@ -57,31 +59,31 @@ impl Accumulator {
     pub fn refresh_side(&mut self, net: &Network, pos: &Position, persp: Color) {
         let acc = &mut self.values[persp.index()];
         *acc = *net.ft_bias();
-        for row in features::active(persp, features::pieces_of(pos)) {
+        for row in net.arch().active(persp, features::pieces_of(pos)) {
             simd::add_row(acc, net.ft_row(usize::from(row)));
         }
     }
 
-    /// Adds `piece` on `sq` to one perspective whose general is in king
-    /// bucket `bucket`.
+    /// Adds `piece` on `sq` to one perspective whose general gives it
+    /// view `view`.
     #[inline]
-    pub fn add(&mut self, net: &Network, persp: Color, bucket: usize, piece: Piece, sq: Square) {
-        let row = features::index(persp, bucket, piece, sq);
+    pub fn add(&mut self, net: &Network, persp: Color, view: View, piece: Piece, sq: Square) {
+        let row = net.arch().index(persp, view, piece, sq);
         simd::add_row(&mut self.values[persp.index()], net.ft_row(row));
     }
 
     /// Removes `piece` from `sq` in one perspective (see [`Accumulator::add`]).
     #[inline]
-    pub fn remove(&mut self, net: &Network, persp: Color, bucket: usize, piece: Piece, sq: Square) {
-        let row = features::index(persp, bucket, piece, sq);
+    pub fn remove(&mut self, net: &Network, persp: Color, view: View, piece: Piece, sq: Square) {
+        let row = net.arch().index(persp, view, piece, sq);
         simd::sub_row(&mut self.values[persp.index()], net.ft_row(row));
     }
 
     /// Brings an accumulator of the position before the last move up to
     /// `pos`, the position after it (its [`board::State`] names the move and
-    /// the captured piece). A perspective whose general changed bucket is
-    /// refreshed; a null move or a position without a last move changes
-    /// nothing.
+    /// the captured piece). A perspective whose general's move changed its
+    /// view is refreshed; a null move or a position without a last move
+    /// changes nothing.
     pub fn apply_move(&mut self, net: &Network, pos: &Position) {
         let state = pos.state();
         let Some(m) = state.last_move else {
@@ -91,18 +93,17 @@ impl Accumulator {
         let Some(moved) = pos.piece_at(to) else {
             return;
         };
+        let arch = net.arch();
         for persp in Color::ALL {
-            let bucket_now = features::bucket(persp, pos.king_square(persp));
-            if moved == Piece::new(persp, PieceKind::King)
-                && features::bucket(persp, from) != bucket_now
-            {
+            let view = arch.view(persp, pos.king_square(persp));
+            if moved == Piece::new(persp, PieceKind::King) && arch.view(persp, from) != view {
                 self.refresh_side(net, pos, persp);
                 continue;
             }
-            self.remove(net, persp, bucket_now, moved, from);
-            self.add(net, persp, bucket_now, moved, to);
+            self.remove(net, persp, view, moved, from);
+            self.add(net, persp, view, moved, to);
             if let Some(captured) = state.captured {
-                self.remove(net, persp, bucket_now, captured, to);
+                self.remove(net, persp, view, captured, to);
             }
         }
     }
@@ -110,8 +111,8 @@ impl Accumulator {
     /// The accumulator of `pos` computed from `prev`, the accumulator of the
     /// position before `pos`'s last move, in one pass per perspective
     /// (the search's copy-and-update; [`Accumulator::apply_move`] is the
-    /// in-place twin). Refreshes a perspective whose general changed
-    /// bucket; a null move or no last move copies `prev`.
+    /// in-place twin). Refreshes a perspective whose general's move
+    /// changed its view; a null move or no last move copies `prev`.
     pub fn update_from(
         &mut self,
         prev: &Accumulator,
@@ -128,19 +129,20 @@ impl Accumulator {
             return;
         };
         let (from, to) = (m.from(), m.to());
+        let arch = net.arch();
         for persp in Color::ALL {
-            let b = features::bucket(persp, pos.king_square(persp));
-            if moved == Piece::new(persp, PieceKind::King) && features::bucket(persp, from) != b {
+            let v = arch.view(persp, pos.king_square(persp));
+            if moved == Piece::new(persp, PieceKind::King) && arch.view(persp, from) != v {
                 self.refresh_side(net, pos, persp);
                 continue;
             }
-            let add = net.ft_row(features::index(persp, b, moved, to));
-            let sub = net.ft_row(features::index(persp, b, moved, from));
+            let add = net.ft_row(arch.index(persp, v, moved, to));
+            let sub = net.ft_row(arch.index(persp, v, moved, from));
             let out = &mut self.values[persp.index()];
             let prev = &prev.values[persp.index()];
             match state.captured {
                 Some(c) => {
-                    let cap = net.ft_row(features::index(persp, b, c, to));
+                    let cap = net.ft_row(arch.index(persp, v, c, to));
                     simd::copy_update(backend, out, prev, add, &[sub, cap]);
                 }
                 None => simd::copy_update(backend, out, prev, add, &[sub]),
@@ -148,20 +150,37 @@ impl Accumulator {
         }
     }
 
-    /// The score in centipawns from `side`'s point of view (normally the
-    /// side to move), with the fastest backend this CPU has.
-    pub fn evaluate(&self, net: &Network, side: Color) -> i32 {
-        self.evaluate_with(net, side, Backend::detect())
+    /// The score of `pos`, the position this accumulator describes, in
+    /// centipawns for its side to move, from its output bucket, with the
+    /// fastest backend this CPU has.
+    pub fn evaluate(&self, net: &Network, pos: &Position) -> i32 {
+        self.evaluate_with(
+            net,
+            pos.side_to_move(),
+            net.arch().output_bucket(pos),
+            Backend::detect(),
+        )
     }
 
-    /// [`Accumulator::evaluate`] with a chosen backend (tests and
-    /// benchmarks compare them).
-    pub fn evaluate_with(&self, net: &Network, side: Color, backend: Backend) -> i32 {
+    /// The score in centipawns from `side`'s point of view (normally the
+    /// side to move) through output bucket `bucket`
+    /// ([`features::Arch::output_bucket`]), with a chosen backend (tests
+    /// and benchmarks compare them).
+    ///
+    /// # Panics
+    /// If `bucket` is not one of the network's.
+    pub fn evaluate_with(
+        &self,
+        net: &Network,
+        side: Color,
+        bucket: usize,
+        backend: Backend,
+    ) -> i32 {
         let us = &self.values[side.index()];
         let them = &self.values[(!side).index()];
         simd::finish(
-            simd::output_sum(backend, us, them, net.out_weights()),
-            net.out_bias(),
+            simd::output_sum(backend, us, them, net.out_weights(bucket)),
+            net.out_bias(bucket),
         )
     }
 }
@@ -170,6 +189,7 @@ impl Network {
     /// The score of `pos` for the side to move, computed from scratch with
     /// the scalar backend: the slow twin of the incremental path.
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        Accumulator::new(self, pos).evaluate_with(self, pos.side_to_move(), Backend::Scalar)
+        let bucket = self.arch().output_bucket(pos);
+        Accumulator::new(self, pos).evaluate_with(self, pos.side_to_move(), bucket, Backend::Scalar)
     }
 }

@@ -1,35 +1,38 @@
-//! The input features and the architecture constants.
+//! The input features and the output buckets of both network formats, and
+//! the constants they share (`docs/nnue.md` §1).
 //!
 //! Each perspective (Red's and Black's) sees the board as if it played
 //! from the bottom: a piece is encoded by its kind (7), its colour relative
 //! to the perspective (own = 0, enemy = 1) and its square, rank-flipped for
-//! Black ([`Square::flip`]) so that each side's general starts on rank 0.
-//! That gives `2 × 7 × 90 = 1260` inputs per king bucket. Because both
-//! perspectives share one set of weights, the colour-flipped position (ranks
-//! reversed, colours swapped, the other side to move) produces the same two
-//! accumulators with their roles swapped, and so the same score: the
-//! colour-flip symmetry holds by construction. Left-right mirror symmetry
-//! does not: files are not folded, so the network may (and after training
-//! on mirrored data, nearly does) score a mirrored position alike.
+//! Black ([`relative_square`]) so that each side's general starts on rank
+//! 0. Both perspectives share one set of weights, so the colour-flipped
+//! position (ranks reversed, colours swapped, the other side to move) has
+//! the same two accumulators with their roles swapped and the same score,
+//! in both formats.
 //!
-//! King buckets: the general never leaves its 9-point palace, so the own
-//! general's perspective-relative square selects one of at most 9 buckets,
-//! each with its own 1260 inputs. The format carries the bucket count;
-//! [`BUCKETS`] is 1 for now (every palace point maps to bucket 0) because
-//! 9 buckets need about 9 times the data to train. Raising it changes
-//! [`KING_BUCKET`] and the format version; the accumulator already
-//! refreshes a perspective when its general changes bucket.
+//! An [`Arch`] is one format's encoding; the network file names it by its
+//! version, and everything that turns pieces into rows asks it:
+//!
+//! - [`Arch::V1`] ([`v1`]): `2 × 7 × 90 = 1260` inputs per king bucket, one
+//!   bucket, one output.
+//! - [`Arch::V2`] ([`v2`]): only the squares each piece can stand on (689
+//!   inputs), each perspective mirrored left-right when its own general
+//!   stands on the f-file, and [`OUTPUT_BUCKETS`] output layers chosen by
+//!   the material on the board ([`material_bucket`]).
+//!
+//! What the own general decides about a perspective's rows — its king
+//! bucket in format 1, its mirroring in format 2 — is its [`View`]: when a
+//! general's move changes its side's view, every row of that side changes
+//! and the accumulator refreshes that side.
 
-use board::{Color, Piece, PieceKind, Square};
+pub mod v1;
+pub mod v2;
 
-/// Inputs per king bucket: relative colour (2) × kind (7) × square (90).
-pub const INPUTS: usize = 2 * PieceKind::NUM * Square::NUM;
+use std::fmt;
+use std::str::FromStr;
 
-/// Number of king buckets (see the module documentation).
-pub const BUCKETS: usize = 1;
-
-/// Every input row of the first layer, all buckets together.
-pub const TOTAL_INPUTS: usize = BUCKETS * INPUTS;
+use arrayvec::ArrayVec;
+use board::{Color, Piece, PieceKind, Position, Square};
 
 /// Width of the hidden layer (the accumulator), per perspective. A multiple
 /// of 16 so that the AVX2 path works on whole 256-bit registers.
@@ -38,9 +41,205 @@ pub const HIDDEN: usize = 256;
 /// The most features one perspective can have active: 16 pieces a side.
 pub const MAX_ACTIVE: usize = 32;
 
-/// The bucket of each palace point, by perspective-relative file (3–5, as
-/// 0–2) and rank (0–2). All zero while [`BUCKETS`] is 1.
-pub const KING_BUCKET: [[u8; 3]; 3] = [[0; 3]; 3];
+/// The most first-layer rows any format has (format 1's 1260).
+pub const MAX_INPUTS: usize = v1::TOTAL_INPUTS;
+
+/// Output buckets of format 2 (see [`material_bucket`]).
+pub const OUTPUT_BUCKETS: usize = 8;
+
+/// Format 2's output bucket by the number of chariots, horses and cannons
+/// on the board, both sides together (0–12). Chosen so that self-play
+/// training data spreads as evenly over the buckets as contiguous ranges
+/// allow (`docs/nnue.md` §1 has the measurement): 0–1, 2, 3, 4, 5–6, 7–8,
+/// 9–10, 11–12. Two pieces, the most common count (a quarter of the
+/// positions), has a bucket of its own.
+pub const MATERIAL_BUCKET: [u8; 13] = [0, 0, 1, 2, 3, 4, 4, 5, 5, 6, 6, 7, 7];
+
+const _: () = {
+    let mut i = 0;
+    while i < MATERIAL_BUCKET.len() {
+        assert!((MATERIAL_BUCKET[i] as usize) < OUTPUT_BUCKETS);
+        i += 1;
+    }
+    assert!(MAX_INPUTS >= v2::INPUTS && MAX_INPUTS < 1 << 16);
+};
+
+/// A network architecture: how a position becomes input rows and which
+/// output layer scores it. One per format version.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Arch {
+    /// Format 1: every square for every piece, one king bucket, one output.
+    V1,
+    /// Format 2: legal squares only, mirrored by the own general's file,
+    /// output buckets by material.
+    V2,
+}
+
+/// What a perspective's own general decides about its rows: the king
+/// bucket in format 1 (always 0 while it has one bucket), whether the
+/// board is seen mirrored left-right in format 2.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct View(u8);
+
+impl View {
+    /// Format 2's view of a perspective whose own general stands on the
+    /// f-file.
+    pub const MIRRORED: View = View(1);
+
+    /// The view as a number: the king bucket, or 1 for mirrored.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl Arch {
+    /// Every architecture, by format version.
+    pub const ALL: [Arch; 2] = [Arch::V1, Arch::V2];
+
+    /// The format version of its network files.
+    pub const fn version(self) -> u32 {
+        match self {
+            Arch::V1 => 1,
+            Arch::V2 => 2,
+        }
+    }
+
+    /// The architecture of a format version, if this build has it.
+    pub const fn from_version(version: u32) -> Option<Arch> {
+        match version {
+            1 => Some(Arch::V1),
+            2 => Some(Arch::V2),
+            _ => None,
+        }
+    }
+
+    /// First-layer rows (inputs, all king buckets together).
+    pub const fn inputs(self) -> usize {
+        match self {
+            Arch::V1 => v1::TOTAL_INPUTS,
+            Arch::V2 => v2::INPUTS,
+        }
+    }
+
+    /// Output layers.
+    pub const fn output_buckets(self) -> usize {
+        match self {
+            Arch::V1 => 1,
+            Arch::V2 => OUTPUT_BUCKETS,
+        }
+    }
+
+    /// The view of `perspective` whose general stands on `own_king`.
+    #[inline]
+    pub fn view(self, perspective: Color, own_king: Square) -> View {
+        match self {
+            Arch::V1 => View(v1::bucket(perspective, own_king)),
+            Arch::V2 => v2::view(perspective, own_king),
+        }
+    }
+
+    /// The input row of `piece` on `sq` for `perspective` in `view`.
+    /// `piece` must be able to stand on `sq` ([`Piece::can_stand_on`]), as
+    /// every piece of a position can, and in format 2 the view must be the
+    /// one of the perspective's general ([`Arch::view`]); otherwise the
+    /// row is [`Arch::inputs`] or more, which no network has.
+    #[inline]
+    pub fn index(self, perspective: Color, view: View, piece: Piece, sq: Square) -> usize {
+        match self {
+            Arch::V1 => v1::index(perspective, view.index(), piece, sq),
+            Arch::V2 => v2::index(perspective, view, piece, sq),
+        }
+    }
+
+    /// The active input rows of `perspective` for a placement given as
+    /// `(piece, square)` pairs (a position's pieces or a training
+    /// record's). A piece on a square it cannot stand on has no row and is
+    /// skipped, as are pieces past [`MAX_ACTIVE`]; a position has neither.
+    pub fn active(
+        self,
+        perspective: Color,
+        pieces: impl Iterator<Item = (Piece, Square)> + Clone,
+    ) -> ArrayVec<u16, MAX_ACTIVE> {
+        let king = Piece::new(perspective, PieceKind::King);
+        let view = pieces
+            .clone()
+            .find(|&(p, _)| p == king)
+            .map_or(View::default(), |(_, sq)| self.view(perspective, sq));
+        let mut out = ArrayVec::new();
+        for (p, sq) in pieces {
+            let row = self.index(perspective, view, p, sq);
+            debug_assert!(row < self.inputs(), "{p} cannot stand on {sq}");
+            // Rows are below MAX_INPUTS < 65536.
+            #[allow(clippy::cast_possible_truncation)]
+            if row < self.inputs() && out.try_push(row as u16).is_err() {
+                break;
+            }
+        }
+        out
+    }
+
+    /// The rows of one perspective's view of the left-right mirrored
+    /// position, computed from its rows of the position itself (the
+    /// trainer's `--mirror`), written into `out` and returned. They come
+    /// in the order of `rows`, not necessarily the order [`Arch::active`]
+    /// gives for the mirrored position.
+    pub fn mirror_into<'a>(self, rows: &[u16], out: &'a mut [u16; MAX_ACTIVE]) -> &'a [u16] {
+        match self {
+            Arch::V1 => v1::mirror_into(rows, out),
+            Arch::V2 => v2::mirror_into(rows, out),
+        }
+    }
+
+    /// The output layer that scores `pos`.
+    #[inline]
+    pub fn output_bucket(self, pos: &Position) -> usize {
+        match self {
+            Arch::V1 => 0,
+            Arch::V2 => material_bucket(pos),
+        }
+    }
+}
+
+impl fmt::Display for Arch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "v{}", self.version())
+    }
+}
+
+impl FromStr for Arch {
+    type Err = String;
+
+    /// `v1` or `v2` (or the bare version number).
+    fn from_str(text: &str) -> Result<Arch, String> {
+        let digits = text.trim().trim_start_matches(['v', 'V']);
+        digits
+            .parse()
+            .ok()
+            .and_then(Arch::from_version)
+            .ok_or_else(|| format!("unknown network architecture '{text}' (v1 or v2)"))
+    }
+}
+
+/// Chariots, horses and cannons on the board, both sides together (0–12):
+/// the material that decides format 2's output bucket.
+#[inline]
+pub fn material(pos: &Position) -> usize {
+    let mut n = 0;
+    for c in Color::ALL {
+        for k in [PieceKind::Rook, PieceKind::Knight, PieceKind::Cannon] {
+            n += pos.pieces(c, k).count() as usize;
+        }
+    }
+    n
+}
+
+/// Format 2's output bucket of `pos` ([`MATERIAL_BUCKET`] of its
+/// [`material`]).
+#[inline]
+pub fn material_bucket(pos: &Position) -> usize {
+    // A position has at most 2 of each of the three kinds a side.
+    usize::from(MATERIAL_BUCKET[material(pos).min(12)])
+}
 
 /// A square as `perspective` sees it: Black's view is rank-flipped.
 #[inline]
@@ -49,52 +248,6 @@ pub const fn relative_square(perspective: Color, sq: Square) -> Square {
         Color::Red => sq,
         Color::Black => sq.flip(),
     }
-}
-
-/// The king bucket of `perspective` whose general stands on `own_king`
-/// (an absolute square, which must be in that side's palace; any other
-/// square is treated as bucket 0, which only a hand-made setup can reach).
-#[inline]
-pub fn bucket(perspective: Color, own_king: Square) -> usize {
-    let rel = relative_square(perspective, own_king);
-    let (file, rank) = (rel.file().index(), rel.rank().index());
-    if (3..=5).contains(&file) && rank <= 2 {
-        usize::from(KING_BUCKET[rank][file - 3])
-    } else {
-        0
-    }
-}
-
-/// The input row of `piece` on `sq` for `perspective` in bucket `bucket`.
-#[inline]
-pub fn index(perspective: Color, bucket: usize, piece: Piece, sq: Square) -> usize {
-    let rel_colour = usize::from(piece.color() != perspective);
-    let rel_sq = relative_square(perspective, sq).index();
-    bucket * INPUTS + (rel_colour * PieceKind::NUM + piece.kind().index()) * Square::NUM + rel_sq
-}
-
-/// The active input rows of `perspective` for a placement given as
-/// `(piece, square)` pairs (a position's pieces or a training record's).
-/// Pieces past [`MAX_ACTIVE`] are ignored; a legal position has at most 32.
-pub fn active(
-    perspective: Color,
-    pieces: impl Iterator<Item = (Piece, Square)> + Clone,
-) -> arrayvec::ArrayVec<u16, MAX_ACTIVE> {
-    let king = Piece::new(perspective, PieceKind::King);
-    let b = pieces
-        .clone()
-        .find(|&(p, _)| p == king)
-        .map_or(0, |(_, sq)| bucket(perspective, sq));
-    let mut out = arrayvec::ArrayVec::new();
-    for (p, sq) in pieces {
-        // TOTAL_INPUTS < 65536, so the row fits in u16.
-        #[allow(clippy::cast_possible_truncation)]
-        let row = index(perspective, b, p, sq) as u16;
-        if out.try_push(row).is_err() {
-            break;
-        }
-    }
-    out
 }
 
 /// The pieces of a position as `(piece, square)` pairs, in square order.
@@ -108,33 +261,47 @@ mod tests {
     use super::*;
 
     #[test]
-    fn indices_are_in_range_and_distinct() {
-        let mut seen = vec![false; TOTAL_INPUTS];
-        for persp in Color::ALL {
-            seen.iter_mut().for_each(|s| *s = false);
+    fn colour_flip_gives_the_same_rows() {
+        for arch in Arch::ALL {
             for pi in 0..Piece::NUM {
                 let p = Piece::from_index(pi).expect("piece");
-                for sq in Square::all() {
-                    let i = index(persp, 0, p, sq);
-                    assert!(i < TOTAL_INPUTS);
-                    assert!(!seen[i], "row {i} used twice");
-                    seen[i] = true;
+                let q = Piece::new(!p.color(), p.kind());
+                for sq in Square::all().filter(|&sq| p.can_stand_on(sq)) {
+                    for view in [View::default(), View::MIRRORED] {
+                        assert_eq!(
+                            arch.index(Color::Red, view, p, sq),
+                            arch.index(Color::Black, view, q, sq.flip())
+                        );
+                    }
                 }
             }
         }
     }
 
     #[test]
-    fn colour_flip_gives_the_same_rows() {
-        for pi in 0..Piece::NUM {
-            let p = Piece::from_index(pi).expect("piece");
-            let q = Piece::new(!p.color(), p.kind());
-            for sq in Square::all() {
-                assert_eq!(
-                    index(Color::Red, 0, p, sq),
-                    index(Color::Black, 0, q, sq.flip())
-                );
-            }
+    fn names_and_versions() {
+        for arch in Arch::ALL {
+            assert_eq!(Arch::from_version(arch.version()), Some(arch));
+            assert_eq!(arch.to_string().parse::<Arch>(), Ok(arch));
         }
+        assert_eq!("2".parse::<Arch>(), Ok(Arch::V2));
+        assert!("v3".parse::<Arch>().is_err());
+        assert!("".parse::<Arch>().is_err());
+        assert_eq!(Arch::from_version(0), None);
+    }
+
+    #[test]
+    fn material_counts_chariots_horses_and_cannons() {
+        let start = Position::startpos();
+        assert_eq!(material(&start), 12);
+        assert_eq!(material_bucket(&start), 7);
+        let ending = Position::from_fen("3k5/9/4r4/9/4p4/9/9/4C4/9/5K3 w - - 0 1").expect("fen");
+        assert_eq!(material(&ending), 2);
+        assert_eq!(Arch::V2.output_bucket(&ending), 1);
+        assert_eq!(Arch::V1.output_bucket(&start), 0);
+        // Every bucket is used by some count, in order.
+        assert!(MATERIAL_BUCKET.windows(2).all(|w| w[1] >= w[0]));
+        assert!(MATERIAL_BUCKET.windows(2).all(|w| w[1] <= w[0] + 1));
+        assert_eq!(usize::from(MATERIAL_BUCKET[12]), OUTPUT_BUCKETS - 1);
     }
 }

@@ -4,15 +4,18 @@
 //! module reads and writes.
 //!
 //! What lives where:
-//! - [`features`]: the input encoding (piece kind × relative colour ×
-//!   perspective-relative square, per king bucket) and the architecture
-//!   constants.
-//! - [`network`]: the quantised weights, the network file (header,
-//!   payload, checksum) and its validating loader.
+//! - [`features`]: the architectures ([`features::Arch`], one per format
+//!   version) — the input encodings (piece kind × relative colour ×
+//!   perspective-relative square: every square per king bucket in format
+//!   1, the legal squares of a mirrored half-board in format 2) and the
+//!   output buckets by material — and the constants they share.
+//! - [`network`]: the quantised weights, the network file of either
+//!   format (header, payload, checksum) and its validating loader.
 //! - [`accumulator`]: the hidden layer kept per perspective, refreshed from
 //!   a position or updated by adding and removing features.
-//! - [`simd`]: the output layer (squared clipped ReLU and the dot product),
-//!   scalar and AVX2, chosen at run time.
+//! - [`simd`]: the output layer (squared clipped ReLU and the dot product
+//!   with one output bucket's weights), scalar and AVX2, chosen at run
+//!   time.
 //! - [`stack`]: the search's per-ply accumulators, updated lazily.
 //! - [`games`]: the training data as whole games (moves and search scores),
 //!   and the filters that choose the positions to train on.

@@ -1,14 +1,14 @@
 //! The quantised network and its file.
 //!
-//! File layout (all integers little-endian; `docs/nnue.md` has the full
-//! table):
+//! File layout (all integers little-endian; `docs/nnue.md` §2 has the full
+//! tables of both formats):
 //!
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `CHNNUE\r\n` |
-//! | 8 | 4 | format version ([`FORMAT_VERSION`]) |
-//! | 12 | 4 | inputs per bucket ([`INPUTS`]) |
-//! | 16 | 4 | king buckets ([`BUCKETS`]) |
+//! | 8 | 4 | format version (1 or 2: the [`Arch`]) |
+//! | 12 | 4 | inputs ([`Arch::inputs`]; per king bucket in format 1) |
+//! | 16 | 4 | king buckets (format 1) or output buckets (format 2) |
 //! | 20 | 4 | hidden width ([`HIDDEN`]) |
 //! | 24 | 4 | activation (1 = squared clipped ReLU) |
 //! | 28 | 4 | QA |
@@ -18,24 +18,25 @@
 //! | 44 | 4 | FNV-1a (32-bit) of the payload |
 //! | 48 | … | payload |
 //!
-//! Payload: the first layer's weights as `i16[BUCKETS × INPUTS][HIDDEN]`
-//! (row = input), its biases `i16[HIDDEN]`, the output weights
-//! `i16[2][HIDDEN]` (side to move's half first), the output bias `i32`.
+//! Payload: the first layer's weights as `i16[inputs][HIDDEN]` (row =
+//! input), its biases `i16[HIDDEN]`, the output weights
+//! `i16[output buckets][2][HIDDEN]` (side to move's half first), the output
+//! biases `i32[output buckets]`. Format 1 has one output bucket, so its
+//! payload is the same bytes as before format 2 existed.
 //!
-//! The loader checks every field before it trusts any, never panics, and
-//! names what was wrong in a [`NetworkError`]. It also checks that every
-//! output weight lies in `±`[`MAX_OUTPUT_WEIGHT`], the bound that keeps the
+//! The loader reads the version, checks every field against that
+//! version's architecture before it trusts any, never panics, and names
+//! what was wrong in a [`NetworkError`]. It also checks that every output
+//! weight lies in `±`[`MAX_OUTPUT_WEIGHT`], the bound that keeps the
 //! output layer's integer arithmetic exact (see [`crate::nnue::simd`]).
 
 use std::fmt;
 use std::path::Path;
 
-use super::features::{BUCKETS, HIDDEN, INPUTS, TOTAL_INPUTS};
+use super::features::{Arch, HIDDEN, v1};
 
 /// The file's first 8 bytes.
 pub const MAGIC: [u8; 8] = *b"CHNNUE\r\n";
-/// The one format version this build reads and writes.
-pub const FORMAT_VERSION: u32 = 1;
 /// Activation code: squared clipped ReLU, `clamp(x, 0, QA)²`.
 pub const ACTIVATION_SCRELU: u32 = 1;
 /// First-layer quantisation: a float weight `w` is stored as `round(w × QA)`.
@@ -50,8 +51,12 @@ pub const SCALE: i32 = 400;
 pub const MAX_OUTPUT_WEIGHT: i16 = 127;
 /// Header size in bytes.
 pub const HEADER_BYTES: usize = 48;
-/// Payload size in bytes for this build's architecture.
-pub const PAYLOAD_BYTES: usize = 2 * (TOTAL_INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+
+/// Payload size in bytes of a network of architecture `arch`.
+pub const fn payload_bytes(arch: Arch) -> usize {
+    let buckets = arch.output_buckets();
+    2 * (arch.inputs() * HIDDEN + HIDDEN + buckets * 2 * HIDDEN) + 4 * buckets
+}
 
 /// Why a network file was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -69,24 +74,27 @@ pub enum NetworkError {
     },
     /// The first 8 bytes are not [`MAGIC`]: not a Chariot network.
     BadMagic,
-    /// A format version this build does not read.
+    /// A format version this build does not read (it reads those of
+    /// [`Arch::ALL`]).
     WrongVersion {
         /// The file's version.
         found: u32,
-        /// The version this build reads.
-        supported: u32,
     },
-    /// An architecture field differs from this build's.
+    /// An architecture field differs from what the file's format version
+    /// has in this build.
     WrongArchitecture {
+        /// The file's format version.
+        version: u32,
         /// The header field.
         field: &'static str,
         /// The file's value.
         found: u32,
-        /// This build's value.
+        /// The value of this build's format.
         expected: u32,
     },
     /// The payload length (header field or actual) is not the
-    /// architecture's.
+    /// architecture's, or (from [`Network::from_parts`]) a layer has the
+    /// wrong number of rows.
     WrongSize {
         /// Bytes the architecture needs.
         expected: usize,
@@ -118,17 +126,30 @@ impl fmt::Display for NetworkError {
                 write!(f, "network file truncated: {found} bytes, need {expected}")
             }
             NetworkError::BadMagic => f.write_str("not a Chariot network file (bad magic)"),
-            NetworkError::WrongVersion { found, supported } => write!(
-                f,
-                "network format version {found}, this build reads version {supported}"
-            ),
+            NetworkError::WrongVersion { found } => {
+                write!(
+                    f,
+                    "network format version {found}, this build reads versions"
+                )?;
+                for (i, arch) in Arch::ALL.iter().enumerate() {
+                    let sep = match i {
+                        0 => " ",
+                        _ if i + 1 == Arch::ALL.len() => " and ",
+                        _ => ", ",
+                    };
+                    write!(f, "{sep}{}", arch.version())?;
+                }
+                Ok(())
+            }
             NetworkError::WrongArchitecture {
+                version,
                 field,
                 found,
                 expected,
             } => write!(
                 f,
-                "network architecture mismatch: {field} is {found}, this build needs {expected}"
+                "network architecture mismatch: {field} is {found}, \
+                 format version {version} needs {expected}"
             ),
             NetworkError::WrongSize { expected, found } => write!(
                 f,
@@ -161,22 +182,27 @@ pub fn fnv1a32(bytes: &[u8]) -> u32 {
 
 /// The quantised weights of the network.
 ///
-/// Invariant: `ft_weights` has exactly [`TOTAL_INPUTS`] rows and every
-/// output weight lies in `±`[`MAX_OUTPUT_WEIGHT`]; the loader and
-/// [`Network::from_parts`] enforce both.
+/// Invariant: `ft_weights` has exactly `arch.inputs()` rows, there are
+/// `arch.output_buckets()` output layers and biases, and every output
+/// weight lies in `±`[`MAX_OUTPUT_WEIGHT`]; the loader and
+/// [`Network::from_parts`] enforce all three.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Network {
+    pub(crate) arch: Arch,
     pub(crate) ft_weights: Vec<[i16; HIDDEN]>,
     pub(crate) ft_bias: [i16; HIDDEN],
-    pub(crate) out_weights: [[i16; HIDDEN]; 2],
-    pub(crate) out_bias: i32,
+    /// By output bucket: the side to move's half, the other's.
+    pub(crate) out_weights: Vec<[[i16; HIDDEN]; 2]>,
+    pub(crate) out_bias: Vec<i32>,
 }
 
 impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Network")
-            .field("inputs", &TOTAL_INPUTS)
+            .field("arch", &self.arch)
+            .field("inputs", &self.ft_weights.len())
             .field("hidden", &HIDDEN)
+            .field("output buckets", &self.out_weights.len())
             .field("checksum", &format_args!("{:08x}", self.checksum()))
             .finish_non_exhaustive()
     }
@@ -210,30 +236,44 @@ impl Cursor<'_> {
 }
 
 impl Network {
-    /// A network from its quantised parts (the trainer's export and tests).
+    /// A network of architecture `arch` from its quantised parts (the
+    /// trainer's export and tests): the first layer by input row, its
+    /// biases, and the output weights and biases by output bucket.
     ///
     /// # Errors
     /// [`NetworkError::WrongSize`] when `ft_weights` does not have
-    /// [`TOTAL_INPUTS`] rows, [`NetworkError::WeightOutOfRange`] for an
-    /// output weight beyond `±`[`MAX_OUTPUT_WEIGHT`].
+    /// [`Arch::inputs`] rows or the output layers are not
+    /// [`Arch::output_buckets`] (both weights and biases),
+    /// [`NetworkError::WeightOutOfRange`] for an output weight beyond
+    /// `±`[`MAX_OUTPUT_WEIGHT`].
     pub fn from_parts(
+        arch: Arch,
         ft_weights: Vec<[i16; HIDDEN]>,
         ft_bias: [i16; HIDDEN],
-        out_weights: [[i16; HIDDEN]; 2],
-        out_bias: i32,
+        out_weights: Vec<[[i16; HIDDEN]; 2]>,
+        out_bias: Vec<i32>,
     ) -> Result<Network, NetworkError> {
-        if ft_weights.len() != TOTAL_INPUTS {
+        if ft_weights.len() != arch.inputs() {
             return Err(NetworkError::WrongSize {
-                expected: TOTAL_INPUTS,
+                expected: arch.inputs(),
                 found: ft_weights.len(),
             });
         }
-        for (index, &value) in out_weights.iter().flatten().enumerate() {
+        for layer in [out_weights.len(), out_bias.len()] {
+            if layer != arch.output_buckets() {
+                return Err(NetworkError::WrongSize {
+                    expected: arch.output_buckets(),
+                    found: layer,
+                });
+            }
+        }
+        for (index, &value) in out_weights.iter().flatten().flatten().enumerate() {
             if value.unsigned_abs() > MAX_OUTPUT_WEIGHT.unsigned_abs() {
                 return Err(NetworkError::WeightOutOfRange { index, value });
             }
         }
         Ok(Network {
+            arch,
             ft_weights,
             ft_bias,
             out_weights,
@@ -258,8 +298,9 @@ impl Network {
     }
 
     /// Validates and decodes a network file's bytes, in this order: length
-    /// of the header, magic, version, architecture, declared and actual
-    /// payload length, checksum, output weight range.
+    /// of the header, magic, version, the architecture fields of that
+    /// version, declared and actual payload length, checksum, output
+    /// weight range.
     ///
     /// # Errors
     /// The first check that fails, as a [`NetworkError`].
@@ -275,40 +316,39 @@ impl Network {
             return Err(NetworkError::BadMagic);
         }
         let version = c.u32();
-        if version != FORMAT_VERSION {
-            return Err(NetworkError::WrongVersion {
-                found: version,
-                supported: FORMAT_VERSION,
-            });
-        }
-        for (field, expected) in Self::architecture() {
+        let Some(arch) = Arch::from_version(version) else {
+            return Err(NetworkError::WrongVersion { found: version });
+        };
+        for (field, expected) in Self::architecture(arch) {
             let found = c.u32();
             if found != expected {
                 return Err(NetworkError::WrongArchitecture {
+                    version,
                     field,
                     found,
                     expected,
                 });
             }
         }
+        let size = payload_bytes(arch);
         let declared = c.u32() as usize;
         let stored = c.u32();
-        if declared != PAYLOAD_BYTES {
+        if declared != size {
             return Err(NetworkError::WrongSize {
-                expected: PAYLOAD_BYTES,
+                expected: size,
                 found: declared,
             });
         }
         let payload = &bytes[HEADER_BYTES..];
-        if payload.len() < PAYLOAD_BYTES {
+        if payload.len() < size {
             return Err(NetworkError::Truncated {
-                expected: HEADER_BYTES + PAYLOAD_BYTES,
+                expected: HEADER_BYTES + size,
                 found: bytes.len(),
             });
         }
-        if payload.len() > PAYLOAD_BYTES {
+        if payload.len() > size {
             return Err(NetworkError::WrongSize {
-                expected: PAYLOAD_BYTES,
+                expected: size,
                 found: payload.len(),
             });
         }
@@ -320,7 +360,7 @@ impl Network {
             bytes: payload,
             at: 0,
         };
-        let mut ft_weights = vec![[0i16; HIDDEN]; TOTAL_INPUTS];
+        let mut ft_weights = vec![[0i16; HIDDEN]; arch.inputs()];
         for row in &mut ft_weights {
             for w in row.iter_mut() {
                 *w = p.i16();
@@ -330,22 +370,33 @@ impl Network {
         for b in &mut ft_bias {
             *b = p.i16();
         }
-        let mut out_weights = [[0i16; HIDDEN]; 2];
-        for w in out_weights.iter_mut().flatten() {
+        let mut out_weights = vec![[[0i16; HIDDEN]; 2]; arch.output_buckets()];
+        for w in out_weights.iter_mut().flatten().flatten() {
             *w = p.i16();
         }
-        let out_bias = p.i32();
-        Network::from_parts(ft_weights, ft_bias, out_weights, out_bias)
+        let out_bias = (0..arch.output_buckets()).map(|_| p.i32()).collect();
+        Network::from_parts(arch, ft_weights, ft_bias, out_weights, out_bias)
     }
 
-    /// The architecture fields of the header, in file order, with this
-    /// build's values.
-    fn architecture() -> [(&'static str, u32); 7] {
+    /// The architecture fields of the header of `arch`'s format, in file
+    /// order, with this build's values.
+    fn architecture(arch: Arch) -> [(&'static str, u32); 7] {
         // The constants are small; the casts cannot truncate.
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let (inputs, buckets) = match arch {
+            Arch::V1 => (
+                ("inputs", v1::INPUTS as u32),
+                ("king buckets", v1::BUCKETS as u32),
+            ),
+            Arch::V2 => (
+                ("inputs", arch.inputs() as u32),
+                ("output buckets", arch.output_buckets() as u32),
+            ),
+        };
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
         [
-            ("inputs", INPUTS as u32),
-            ("buckets", BUCKETS as u32),
+            inputs,
+            buckets,
             ("hidden", HIDDEN as u32),
             ("activation", ACTIVATION_SCRELU),
             ("QA", QA as u32),
@@ -355,17 +406,19 @@ impl Network {
     }
 
     fn payload(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(PAYLOAD_BYTES);
+        let mut out = Vec::with_capacity(payload_bytes(self.arch));
         for w in self.ft_weights.iter().flatten() {
             out.extend_from_slice(&w.to_le_bytes());
         }
         for b in &self.ft_bias {
             out.extend_from_slice(&b.to_le_bytes());
         }
-        for w in self.out_weights.iter().flatten() {
+        for w in self.out_weights.iter().flatten().flatten() {
             out.extend_from_slice(&w.to_le_bytes());
         }
-        out.extend_from_slice(&self.out_bias.to_le_bytes());
+        for b in &self.out_bias {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
         out
     }
 
@@ -380,11 +433,11 @@ impl Network {
         let payload = self.payload();
         let mut out = Vec::with_capacity(HEADER_BYTES + payload.len());
         out.extend_from_slice(&MAGIC);
-        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-        for (_, v) in Self::architecture() {
+        out.extend_from_slice(&self.arch.version().to_le_bytes());
+        for (_, v) in Self::architecture(self.arch) {
             out.extend_from_slice(&v.to_le_bytes());
         }
-        // PAYLOAD_BYTES is far below 4 GiB.
+        // A payload is far below 4 GiB.
         #[allow(clippy::cast_possible_truncation)]
         out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
         out.extend_from_slice(&fnv1a32(&payload).to_le_bytes());
@@ -394,14 +447,33 @@ impl Network {
 
     /// A one-line description: architecture and checksum.
     pub fn describe(&self) -> String {
+        let layers = match self.arch {
+            Arch::V1 => format!("({}x{} -> {HIDDEN})x2 -> 1", v1::BUCKETS, v1::INPUTS),
+            Arch::V2 => format!(
+                "({} legal-square inputs, mirrored -> {HIDDEN})x2 -> 1 of {} material buckets",
+                self.arch.inputs(),
+                self.arch.output_buckets()
+            ),
+        };
         format!(
-            "Chariot NNUE v{FORMAT_VERSION}: ({BUCKETS}x{INPUTS} -> {HIDDEN})x2 -> 1, \
-             SCReLU, QA {QA} QB {QB} scale {SCALE}, checksum {:08x}",
+            "Chariot NNUE v{}: {layers}, SCReLU, QA {QA} QB {QB} scale {SCALE}, checksum {:08x}",
+            self.arch.version(),
             self.checksum()
         )
     }
 
+    /// The architecture: how positions become rows and output buckets.
+    #[inline]
+    pub fn arch(&self) -> Arch {
+        self.arch
+    }
+
     /// The first-layer weights of input row `row`.
+    ///
+    /// # Panics
+    /// If `row` is not below [`Arch::inputs`] (no piece of a position has
+    /// such a row).
+    #[inline]
     pub fn ft_row(&self, row: usize) -> &[i16; HIDDEN] {
         &self.ft_weights[row]
     }
@@ -411,14 +483,22 @@ impl Network {
         &self.ft_bias
     }
 
-    /// The output weights: `[0]` for the side to move's accumulator, `[1]`
-    /// for the other.
-    pub fn out_weights(&self) -> &[[i16; HIDDEN]; 2] {
-        &self.out_weights
+    /// The output weights of output bucket `bucket`: `[0]` for the side to
+    /// move's accumulator, `[1]` for the other.
+    ///
+    /// # Panics
+    /// If `bucket` is not below [`Arch::output_buckets`].
+    #[inline]
+    pub fn out_weights(&self, bucket: usize) -> &[[i16; HIDDEN]; 2] {
+        &self.out_weights[bucket]
     }
 
-    /// The output bias (scaled by `QA × QB`).
-    pub fn out_bias(&self) -> i32 {
-        self.out_bias
+    /// The output bias of output bucket `bucket` (scaled by `QA × QB`).
+    ///
+    /// # Panics
+    /// As [`Network::out_weights`].
+    #[inline]
+    pub fn out_bias(&self, bucket: usize) -> i32 {
+        self.out_bias[bucket]
     }
 }

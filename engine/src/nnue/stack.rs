@@ -15,7 +15,6 @@
 use board::{Color, Move, Piece, PieceKind, Position};
 
 use super::accumulator::Accumulator;
-use super::features;
 use super::network::Network;
 use super::simd::Backend;
 
@@ -86,11 +85,12 @@ impl AccumulatorStack {
     /// The network's score of `pos` (the position at the top of the
     /// stack) for its side to move.
     pub fn evaluate(&mut self, net: &Network, pos: &Position) -> i32 {
+        let (side, bucket) = (pos.side_to_move(), net.arch().output_bucket(pos));
         if self.top >= self.accs.len() {
-            return Accumulator::new(net, pos).evaluate_with(net, pos.side_to_move(), self.backend);
+            return Accumulator::new(net, pos).evaluate_with(net, side, bucket, self.backend);
         }
         self.bring_up_to_date(net, pos);
-        self.accs[self.top].evaluate_with(net, pos.side_to_move(), self.backend)
+        self.accs[self.top].evaluate_with(net, side, bucket, self.backend)
     }
 
     /// Makes `accs[top]` describe `pos`.
@@ -114,25 +114,29 @@ impl AccumulatorStack {
             self.fresh[top] = true;
             return;
         }
+        let arch = net.arch();
         for persp in Color::ALL {
-            // A general that changed king bucket on the way changes every
-            // row of its side: refresh that side from the position.
-            let b = features::bucket(persp, pos.king_square(persp));
+            // A general whose move changed its side's view on the way (its
+            // king bucket, its mirroring) changes every row of its side:
+            // refresh that side from the position. If no move of it
+            // starts in another view than the present one, it never left
+            // this view, and every recorded change is one of this view.
+            let v = arch.view(persp, pos.king_square(persp));
             let own_king = Piece::new(persp, PieceKind::King);
             let changes = self.deltas[base + 1..=top].iter().flatten();
             if changes
                 .clone()
-                .any(|&(p, m, _)| p == own_king && features::bucket(persp, m.from()) != b)
+                .any(|&(p, m, _)| p == own_king && arch.view(persp, m.from()) != v)
             {
                 out.refresh_side(net, pos, persp);
                 continue;
             }
             out.values[persp.index()] = prev.values[persp.index()];
             for &(p, m, cap) in changes {
-                out.add(net, persp, b, p, m.to());
-                out.remove(net, persp, b, p, m.from());
+                out.add(net, persp, v, p, m.to());
+                out.remove(net, persp, v, p, m.from());
                 if let Some(c) = cap {
-                    out.remove(net, persp, b, c, m.to());
+                    out.remove(net, persp, v, c, m.to());
                 }
             }
         }

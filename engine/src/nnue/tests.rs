@@ -1,13 +1,13 @@
-//! The NNUE's slow twins: incremental against refreshed accumulators,
-//! AVX2 against scalar, the file format against every kind of damage, the
-//! colour flip, and the data record round trip.
+//! The NNUE's slow twins, for both formats: incremental against refreshed
+//! accumulators, AVX2 against scalar, the file format against every kind
+//! of damage, the colour flip, format 2's mirroring and material buckets.
 
-use board::{Color, Piece, Position, Setup, Square};
+use board::{Color, Piece, PieceKind, Position, Setup, Square};
 use rand::{Rng as _, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
 use super::Accumulator;
-use super::features::{HIDDEN, TOTAL_INPUTS};
+use super::features::{self, Arch, HIDDEN};
 use super::network::{HEADER_BYTES, Network, NetworkError};
 use super::simd::Backend;
 use super::stack::AccumulatorStack;
@@ -15,23 +15,35 @@ use super::stack::AccumulatorStack;
 /// A seeded stream, so the tests always see the same positions.
 type Rng = Pcg64Mcg;
 
-/// A network with random weights big enough that activations fall below 0,
-/// inside the clip range and above `QA`, so every branch of the activation
-/// is exercised.
+/// A format 1 network with random weights (see [`random_network_of`]).
 pub(crate) fn random_network(seed: u64) -> Network {
+    random_network_of(Arch::V1, seed)
+}
+
+/// A network of `arch` with random weights big enough that activations
+/// fall below 0, inside the clip range and above `QA`, so every branch of
+/// the activation is exercised.
+pub(crate) fn random_network_of(arch: Arch, seed: u64) -> Network {
     let mut rng = Rng::seed_from_u64(seed | 1);
-    let ft = (0..TOTAL_INPUTS)
+    let ft = (0..arch.inputs())
         .map(|_| std::array::from_fn(|_| rng.gen_range(-70i16..=70)))
         .collect();
     let bias = std::array::from_fn(|_| rng.gen_range(-60i16..=160));
-    let out = std::array::from_fn(|_| std::array::from_fn(|_| rng.gen_range(-127i16..=127)));
-    Network::from_parts(ft, bias, out, i32::from(rng.gen_range(-3000i16..=3000)))
-        .expect("valid parts")
+    let buckets = arch.output_buckets();
+    let out = (0..buckets)
+        .map(|_| std::array::from_fn(|_| std::array::from_fn(|_| rng.gen_range(-127i16..=127))))
+        .collect();
+    let out_bias = (0..buckets)
+        .map(|_| i32::from(rng.gen_range(-3000i16..=3000)))
+        .collect();
+    Network::from_parts(arch, ft, bias, out, out_bias).expect("valid parts")
 }
 
 /// Random legal games from the start position: every position reached,
 /// after each move, through `visit` (which also sees the move's position
-/// before it, as an accumulator to update).
+/// before it, as an accumulator to update). A capture is chosen a third of
+/// the time when there is one, so that the games reach the endings, and
+/// every output bucket of format 2, within their 160 plies.
 fn random_games(seed: u64, positions: usize, mut visit: impl FnMut(&Position)) {
     let mut rng = Rng::seed_from_u64(seed | 1);
     let mut pos = Position::startpos();
@@ -42,7 +54,16 @@ fn random_games(seed: u64, positions: usize, mut visit: impl FnMut(&Position)) {
             pos = Position::startpos();
             continue;
         }
-        let m = moves[rng.gen_range(0..moves.len())];
+        let captures: Vec<_> = moves
+            .iter()
+            .copied()
+            .filter(|&m| pos.is_capture(m))
+            .collect();
+        let m = if !captures.is_empty() && rng.gen_range(0..3) == 0 {
+            captures[rng.gen_range(0..captures.len())]
+        } else {
+            moves[rng.gen_range(0..moves.len())]
+        };
         pos.make_move(m);
         visit(&pos);
         seen += 1;
@@ -66,36 +87,56 @@ fn colour_flip(pos: &Position) -> Position {
 
 #[test]
 fn incremental_updates_match_refresh_and_backends_agree() {
-    let net = random_network(7);
-    let mut acc = Accumulator::new(&net, &Position::startpos());
-    let mut clipped_high = 0;
-    let mut clipped_low = 0;
-    random_games(11, 4000, |pos| {
-        if pos.game_ply() == 1 {
-            acc.refresh(&net, &Position::startpos());
-        }
-        let prev = acc.clone();
-        acc.apply_move(&net, pos);
-        let fresh = Accumulator::new(&net, pos);
-        assert_eq!(acc, fresh, "incremental accumulator after {}", pos.fen());
-        for backend in [Backend::Scalar, Backend::Avx2] {
-            let mut copied = Accumulator::default();
-            copied.update_from(&prev, &net, pos, backend);
-            assert_eq!(copied, fresh, "{backend:?} copy-update after {}", pos.fen());
-        }
-        let side = pos.side_to_move();
-        let scalar = acc.evaluate_with(&net, side, Backend::Scalar);
-        assert_eq!(scalar, net.evaluate(pos));
-        if Backend::Avx2.available() {
-            assert_eq!(acc.evaluate_with(&net, side, Backend::Avx2), scalar);
-        }
-        clipped_high += acc.values[0].iter().filter(|&&v| v > 255).count();
-        clipped_low += acc.values[0].iter().filter(|&&v| v < 0).count();
-    });
-    assert!(
-        clipped_high > 0 && clipped_low > 0,
-        "activation range not covered"
-    );
+    for arch in Arch::ALL {
+        let net = random_network_of(arch, 7);
+        let mut acc = Accumulator::new(&net, &Position::startpos());
+        let mut clipped_high = 0;
+        let mut clipped_low = 0;
+        let mut buckets = vec![0; arch.output_buckets()];
+        random_games(11, 4000, |pos| {
+            if pos.game_ply() == 1 {
+                acc.refresh(&net, &Position::startpos());
+            }
+            let prev = acc.clone();
+            acc.apply_move(&net, pos);
+            let fresh = Accumulator::new(&net, pos);
+            assert_eq!(
+                acc,
+                fresh,
+                "{arch} incremental accumulator after {}",
+                pos.fen()
+            );
+            for backend in [Backend::Scalar, Backend::Avx2] {
+                let mut copied = Accumulator::default();
+                copied.update_from(&prev, &net, pos, backend);
+                assert_eq!(
+                    copied,
+                    fresh,
+                    "{arch} {backend:?} copy-update after {}",
+                    pos.fen()
+                );
+            }
+            let side = pos.side_to_move();
+            let bucket = arch.output_bucket(pos);
+            buckets[bucket] += 1;
+            let scalar = acc.evaluate_with(&net, side, bucket, Backend::Scalar);
+            assert_eq!(scalar, net.evaluate(pos));
+            if Backend::Avx2.available() {
+                assert_eq!(acc.evaluate_with(&net, side, bucket, Backend::Avx2), scalar);
+            }
+            assert_eq!(acc.evaluate(&net, pos), scalar);
+            clipped_high += acc.values[0].iter().filter(|&&v| v > 255).count();
+            clipped_low += acc.values[0].iter().filter(|&&v| v < 0).count();
+        });
+        assert!(
+            clipped_high > 0 && clipped_low > 0,
+            "{arch}: activation range not covered"
+        );
+        assert!(
+            buckets.iter().all(|&n| n > 50),
+            "{arch}: buckets {buckets:?}"
+        );
+    }
 }
 
 /// The search's lazy stack against a refresh: a random walk down and up a
@@ -103,148 +144,314 @@ fn incremental_updates_match_refresh_and_backends_agree() {
 /// some plies, so deltas are replayed over several plies at a time.
 #[test]
 fn lazy_stack_matches_refresh() {
-    let net = random_network(11);
-    let mut rng = Rng::seed_from_u64(77);
-    let mut stack = AccumulatorStack::new(64);
-    let mut checked = 0;
-    for _game in 0..40 {
-        let mut pos = Position::startpos();
-        stack.reset(&net, &pos);
-        // Kinds of the pushes on the stack: true for a null move.
-        let mut made: Vec<bool> = Vec::new();
-        for _step in 0..400 {
-            let moves = pos.legal_moves();
-            let down = made.is_empty() || (made.len() < 60 && rng.gen_range(0..3) != 0);
-            if down && !moves.is_empty() {
-                if !pos.in_check() && rng.gen_range(0..8) == 0 {
-                    stack.push_null();
-                    pos.make_null_move();
-                    made.push(true);
-                } else {
-                    let m = moves[rng.gen_range(0..moves.len())];
-                    stack.push(&pos, m);
-                    pos.make_move(m);
-                    made.push(false);
+    for arch in Arch::ALL {
+        let net = random_network_of(arch, 11);
+        let mut rng = Rng::seed_from_u64(77);
+        let mut stack = AccumulatorStack::new(64);
+        let mut checked = 0;
+        // Evaluations after a general crossed the e-file since the last
+        // evaluation: the mirroring's refresh on the lazy path.
+        let mut crossings = 0;
+        for _game in 0..40 {
+            let mut pos = Position::startpos();
+            stack.reset(&net, &pos);
+            // Kinds of the pushes on the stack: true for a null move.
+            let mut made: Vec<bool> = Vec::new();
+            let mut last_views = views(arch, &pos);
+            for _step in 0..400 {
+                let moves = pos.legal_moves();
+                let down = made.is_empty() || (made.len() < 60 && rng.gen_range(0..3) != 0);
+                if down && !moves.is_empty() {
+                    if !pos.in_check() && rng.gen_range(0..8) == 0 {
+                        stack.push_null();
+                        pos.make_null_move();
+                        made.push(true);
+                    } else {
+                        // Generals' moves first, half the time, so that
+                        // they cross the mirror line often.
+                        let king_moves: Vec<_> = moves
+                            .iter()
+                            .copied()
+                            .filter(|m| {
+                                pos.piece_at(m.from()).map(Piece::kind) == Some(PieceKind::King)
+                            })
+                            .collect();
+                        let m = if !king_moves.is_empty() && rng.gen_range(0..2) == 0 {
+                            king_moves[rng.gen_range(0..king_moves.len())]
+                        } else {
+                            moves[rng.gen_range(0..moves.len())]
+                        };
+                        stack.push(&pos, m);
+                        pos.make_move(m);
+                        made.push(false);
+                    }
+                } else if let Some(null) = made.pop() {
+                    stack.pop();
+                    if null {
+                        pos.unmake_null_move();
+                    } else {
+                        pos.unmake_move();
+                    }
                 }
-            } else if let Some(null) = made.pop() {
-                stack.pop();
-                if null {
-                    pos.unmake_null_move();
-                } else {
-                    pos.unmake_move();
+                if rng.gen_range(0..3) == 0 {
+                    assert_eq!(
+                        stack.evaluate(&net, &pos),
+                        net.evaluate(&pos),
+                        "{arch} {}",
+                        pos.fen()
+                    );
+                    checked += 1;
+                    let now = views(arch, &pos);
+                    crossings += usize::from(now != last_views);
+                    last_views = now;
                 }
-            }
-            if rng.gen_range(0..3) == 0 {
-                assert_eq!(
-                    stack.evaluate(&net, &pos),
-                    net.evaluate(&pos),
-                    "{}",
-                    pos.fen()
-                );
-                checked += 1;
             }
         }
+        assert!(checked > 4000, "{arch}: {checked}");
+        if arch == Arch::V2 {
+            assert!(crossings > 200, "{arch}: {crossings} view changes");
+        }
     }
-    assert!(checked > 4000, "{checked}");
+}
+
+/// Both perspectives' views of `pos`.
+fn views(arch: Arch, pos: &Position) -> [features::View; 2] {
+    Color::ALL.map(|c| arch.view(c, pos.king_square(c)))
 }
 
 #[test]
 fn backends_agree_at_the_extremes() {
-    let mut net = random_network(3);
-    net.out_weights = [[127; HIDDEN], [-127; HIDDEN]];
-    let acc = Accumulator {
-        values: [[i16::MAX; HIDDEN], [255; HIDDEN]],
-    };
-    for side in Color::ALL {
-        let s = acc.evaluate_with(&net, side, Backend::Scalar);
-        assert_eq!(acc.evaluate_with(&net, side, Backend::Avx2), s);
+    for arch in Arch::ALL {
+        let mut net = random_network_of(arch, 3);
+        let last = arch.output_buckets() - 1;
+        net.out_weights[last] = [[127; HIDDEN], [-127; HIDDEN]];
+        let acc = Accumulator {
+            values: [[i16::MAX; HIDDEN], [255; HIDDEN]],
+        };
+        for side in Color::ALL {
+            for bucket in [0, last] {
+                let s = acc.evaluate_with(&net, side, bucket, Backend::Scalar);
+                assert_eq!(acc.evaluate_with(&net, side, bucket, Backend::Avx2), s);
+            }
+        }
     }
 }
 
 #[test]
 fn colour_flip_gives_the_same_score() {
-    let net = random_network(5);
-    let mut n = 0;
-    random_games(23, 1500, |pos| {
-        let flipped = colour_flip(pos);
-        assert_eq!(net.evaluate(&flipped), net.evaluate(pos), "{}", pos.fen());
-        n += 1;
+    for arch in Arch::ALL {
+        let net = random_network_of(arch, 5);
+        let mut n = 0;
+        random_games(23, 1500, |pos| {
+            let flipped = colour_flip(pos);
+            assert_eq!(
+                net.evaluate(&flipped),
+                net.evaluate(pos),
+                "{arch} {}",
+                pos.fen()
+            );
+            n += 1;
+        });
+        assert_eq!(n, 1500);
+    }
+}
+
+/// Format 2 sees one canonical half: a position and its mirror image have
+/// the same rows, and so the same score, unless a general stands on the
+/// e-file; then that side's rows are the mirrored squares' rows. Format
+/// 1's mirrored rows are the mirrored squares' rows always. Either way,
+/// [`Arch::mirror_into`] (the trainer's `--mirror`) computes the mirror's
+/// rows from the position's.
+#[test]
+fn mirrored_positions_give_mirrored_rows() {
+    let sorted = |rows: &[u16]| {
+        let mut v = rows.to_vec();
+        v.sort_unstable();
+        v
+    };
+    let net = random_network_of(Arch::V2, 13);
+    let (mut same_score, mut e_file) = (0, 0);
+    random_games(31, 3000, |pos| {
+        let mirrored = pos.mirror();
+        for arch in Arch::ALL {
+            for side in Color::ALL {
+                let rows = arch.active(side, features::pieces_of(pos));
+                let expected = arch.active(side, features::pieces_of(&mirrored));
+                assert_eq!(rows.len(), pos.occupied().count() as usize, "{}", pos.fen());
+                let mut room = [0; features::MAX_ACTIVE];
+                let got = arch.mirror_into(&rows, &mut room);
+                assert_eq!(sorted(got), sorted(&expected), "{arch} {}", pos.fen());
+                let on_e = pos.king_square(side).file().index() == 4;
+                if arch == Arch::V2 && !on_e {
+                    assert_eq!(sorted(&rows), sorted(&expected), "{}", pos.fen());
+                }
+            }
+        }
+        let on_e = Color::ALL.map(|c| pos.king_square(c).file().index() == 4);
+        if on_e == [false, false] {
+            assert_eq!(net.evaluate(&mirrored), net.evaluate(pos), "{}", pos.fen());
+            same_score += 1;
+        } else {
+            e_file += 1;
+        }
     });
-    assert_eq!(n, 1500);
+    assert!(same_score > 100 && e_file > 100, "{same_score} {e_file}");
 }
 
 #[test]
 fn file_round_trips_and_every_damage_is_named() {
-    let net = random_network(9);
-    let bytes = net.to_bytes();
-    assert_eq!(Network::from_bytes(&bytes).as_ref(), Ok(&net));
+    for arch in Arch::ALL {
+        let net = random_network_of(arch, 9);
+        let bytes = net.to_bytes();
+        assert_eq!(
+            bytes.len(),
+            HEADER_BYTES + super::network::payload_bytes(arch)
+        );
+        assert_eq!(Network::from_bytes(&bytes).as_ref(), Ok(&net));
 
-    assert!(matches!(
-        Network::from_bytes(&bytes[..10]),
-        Err(NetworkError::Truncated { .. })
-    ));
-    assert!(matches!(
-        Network::from_bytes(&bytes[..bytes.len() - 1]),
-        Err(NetworkError::Truncated { .. })
-    ));
-    let mut longer = bytes.clone();
-    longer.push(0);
-    assert!(matches!(
-        Network::from_bytes(&longer),
-        Err(NetworkError::WrongSize { .. })
-    ));
-    let mut bad = bytes.clone();
-    bad[0] ^= 1;
-    assert_eq!(Network::from_bytes(&bad), Err(NetworkError::BadMagic));
-    let mut bad = bytes.clone();
-    bad[8] = 2;
-    assert!(matches!(
-        Network::from_bytes(&bad),
-        Err(NetworkError::WrongVersion { found: 2, .. })
-    ));
-    let mut bad = bytes.clone();
-    bad[21] = 0; // hidden 256 (bytes 20-23: 00 01 00 00) -> 0
-    assert!(matches!(
-        Network::from_bytes(&bad),
-        Err(NetworkError::WrongArchitecture {
-            field: "hidden",
-            ..
-        })
-    ));
-    let mut bad = bytes.clone();
-    bad[40] ^= 4;
-    assert!(matches!(
-        Network::from_bytes(&bad),
-        Err(NetworkError::WrongSize { .. })
-    ));
-    let mut bad = bytes.clone();
-    bad[HEADER_BYTES + 1000] ^= 0x10;
-    assert!(matches!(
-        Network::from_bytes(&bad),
-        Err(NetworkError::BadChecksum { .. })
-    ));
+        assert!(matches!(
+            Network::from_bytes(&bytes[..10]),
+            Err(NetworkError::Truncated { .. })
+        ));
+        assert!(matches!(
+            Network::from_bytes(&bytes[..bytes.len() - 1]),
+            Err(NetworkError::Truncated { .. })
+        ));
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(matches!(
+            Network::from_bytes(&longer),
+            Err(NetworkError::WrongSize { .. })
+        ));
+        let mut bad = bytes.clone();
+        bad[0] ^= 1;
+        assert_eq!(Network::from_bytes(&bad), Err(NetworkError::BadMagic));
+        let mut bad = bytes.clone();
+        bad[8] = 3;
+        let err = Network::from_bytes(&bad).expect_err("version 3");
+        assert_eq!(err, NetworkError::WrongVersion { found: 3 });
+        assert_eq!(
+            err.to_string(),
+            "network format version 3, this build reads versions 1 and 2"
+        );
+        let mut bad = bytes.clone();
+        bad[21] = 0; // hidden 256 (bytes 20-23: 00 01 00 00) -> 0
+        assert!(matches!(
+            Network::from_bytes(&bad),
+            Err(NetworkError::WrongArchitecture {
+                field: "hidden",
+                ..
+            })
+        ));
+        let mut bad = bytes.clone();
+        bad[40] ^= 4;
+        assert!(matches!(
+            Network::from_bytes(&bad),
+            Err(NetworkError::WrongSize { .. })
+        ));
+        let mut bad = bytes.clone();
+        bad[HEADER_BYTES + 1000] ^= 0x10;
+        assert!(matches!(
+            Network::from_bytes(&bad),
+            Err(NetworkError::BadChecksum { .. })
+        ));
+        let mut out = random_network_of(arch, 9);
+        let last = arch.output_buckets() - 1;
+        out.out_weights[last][1][3] = 128;
+        assert!(matches!(
+            Network::from_bytes(&out.to_bytes()),
+            Err(NetworkError::WeightOutOfRange { index, value: 128 })
+                if index == (2 * last + 1) * HIDDEN + 3
+        ));
+    }
     assert!(matches!(
         Network::load(std::path::Path::new("/nonexistent/chariot.nnue")),
         Err(NetworkError::Missing(_))
     ));
-    let mut out = random_network(9);
-    out.out_weights[1][3] = 128;
+}
+
+/// A file of one format relabelled as the other is refused at its first
+/// architecture field, naming what that format needs.
+#[test]
+fn a_mismatched_architecture_names_what_it_expected() {
+    let mut v1 = random_network_of(Arch::V1, 2).to_bytes();
+    v1[8] = 2;
+    let err = Network::from_bytes(&v1).expect_err("format 1 inputs in a format 2 file");
+    assert_eq!(
+        err,
+        NetworkError::WrongArchitecture {
+            version: 2,
+            field: "inputs",
+            found: 1260,
+            expected: 689
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "network architecture mismatch: inputs is 1260, format version 2 needs 689"
+    );
+    let mut v2 = random_network_of(Arch::V2, 2).to_bytes();
+    v2[8] = 1;
     assert!(matches!(
-        Network::from_bytes(&out.to_bytes()),
-        Err(NetworkError::WeightOutOfRange { index, value: 128 }) if index == HIDDEN + 3
+        Network::from_bytes(&v2),
+        Err(NetworkError::WrongArchitecture {
+            version: 1,
+            field: "inputs",
+            found: 689,
+            expected: 1260
+        })
+    ));
+    // The right inputs but another bucket count.
+    let mut v2 = random_network_of(Arch::V2, 2).to_bytes();
+    v2[16] = 4;
+    assert!(matches!(
+        Network::from_bytes(&v2),
+        Err(NetworkError::WrongArchitecture {
+            field: "output buckets",
+            found: 4,
+            expected: 8,
+            ..
+        })
+    ));
+    // Parts of the wrong shape.
+    let net = random_network_of(Arch::V2, 2);
+    assert!(matches!(
+        Network::from_parts(
+            Arch::V1,
+            net.ft_weights.clone(),
+            net.ft_bias,
+            net.out_weights.clone(),
+            net.out_bias.clone()
+        ),
+        Err(NetworkError::WrongSize { .. })
+    ));
+    assert!(matches!(
+        Network::from_parts(
+            Arch::V2,
+            net.ft_weights.clone(),
+            net.ft_bias,
+            net.out_weights[..7].to_vec(),
+            net.out_bias.clone()
+        ),
+        Err(NetworkError::WrongSize {
+            expected: 8,
+            found: 7
+        })
     ));
 }
 
 #[test]
 fn loader_never_panics_on_garbage() {
     let mut rng = Rng::seed_from_u64(99);
-    let good = random_network(1).to_bytes();
-    for len in [0, 1, 47, 48, 49, 1000] {
-        let junk: Vec<u8> = (0..len).map(|_| rng.gen_range(0..=u8::MAX)).collect();
-        assert!(Network::from_bytes(&junk).is_err());
-        let mut prefixed = good[..HEADER_BYTES.min(len)].to_vec();
-        prefixed.extend_from_slice(&junk);
-        assert!(Network::from_bytes(&prefixed).is_err());
+    for arch in Arch::ALL {
+        let good = random_network_of(arch, 1).to_bytes();
+        for len in [0, 1, 47, 48, 49, 1000] {
+            let junk: Vec<u8> = (0..len).map(|_| rng.gen_range(0..=u8::MAX)).collect();
+            assert!(Network::from_bytes(&junk).is_err());
+            let mut prefixed = good[..HEADER_BYTES.min(len)].to_vec();
+            prefixed.extend_from_slice(&junk);
+            assert!(Network::from_bytes(&prefixed).is_err());
+        }
     }
 }
 
@@ -270,7 +477,6 @@ fn nnue_speed() {
             .fold(f64::INFINITY, f64::min)
     }
 
-    let net = random_network(7);
     let mut positions = Vec::new();
     random_games(11, 2000, |pos| positions.push(pos.clone()));
     let n = positions.len();
@@ -280,53 +486,61 @@ fn nnue_speed() {
             sink += i64::from(crate::eval::evaluate(black_box(pos)));
         }
     });
-    let refresh = best_of(n, || {
-        for pos in &positions {
-            sink += i64::from(Accumulator::new(&net, black_box(pos)).values[0][0]);
-        }
-    });
-    let in_place = best_of(n, || {
-        let mut acc = Accumulator::new(&net, &positions[0]);
-        for pos in &positions {
-            let mut next = acc.clone();
-            next.apply_move(&net, black_box(pos));
-            acc = next;
-        }
-        sink += i64::from(acc.values[0][0]);
-    });
-    let mut fused = Vec::new();
-    let mut output = Vec::new();
-    for backend in [Backend::Scalar, Backend::Avx2] {
-        fused.push(best_of(n, || {
-            let mut stack = vec![Accumulator::new(&net, &positions[0]); 2];
-            for (k, pos) in positions.iter().enumerate() {
-                let (a, b) = stack.split_at_mut(1);
-                if k % 2 == 0 {
-                    b[0].update_from(&a[0], &net, black_box(pos), backend);
-                } else {
-                    a[0].update_from(&b[0], &net, black_box(pos), backend);
-                }
-            }
-            sink += i64::from(stack[0].values[0][0]);
-        }));
-        let acc = Accumulator::new(&net, &positions[0]);
-        output.push(best_of(100_000, || {
-            for i in 0..100_000 {
-                let side = if i % 2 == 0 { Color::Red } else { Color::Black };
-                sink += i64::from(black_box(&acc).evaluate_with(&net, side, backend));
-            }
-        }));
-    }
     println!("hand-written evaluate: {hand:.1} ns");
-    println!("refresh: {refresh:.1} ns; clone + apply_move: {in_place:.1} ns");
-    println!(
-        "update_from: scalar {:.1} ns, AVX2 {:.1} ns",
-        fused[0], fused[1]
-    );
-    println!(
-        "output layer: scalar {:.1} ns, AVX2 {:.1} ns ({sink})",
-        output[0], output[1]
-    );
+    for arch in Arch::ALL {
+        let net = random_network_of(arch, 7);
+        let refresh = best_of(n, || {
+            for pos in &positions {
+                sink += i64::from(Accumulator::new(&net, black_box(pos)).values[0][0]);
+            }
+        });
+        let in_place = best_of(n, || {
+            let mut acc = Accumulator::new(&net, &positions[0]);
+            for pos in &positions {
+                let mut next = acc.clone();
+                next.apply_move(&net, black_box(pos));
+                acc = next;
+            }
+            sink += i64::from(acc.values[0][0]);
+        });
+        let mut fused = Vec::new();
+        let mut output = Vec::new();
+        for backend in [Backend::Scalar, Backend::Avx2] {
+            fused.push(best_of(n, || {
+                let mut stack = vec![Accumulator::new(&net, &positions[0]); 2];
+                for (k, pos) in positions.iter().enumerate() {
+                    let (a, b) = stack.split_at_mut(1);
+                    if k % 2 == 0 {
+                        b[0].update_from(&a[0], &net, black_box(pos), backend);
+                    } else {
+                        a[0].update_from(&b[0], &net, black_box(pos), backend);
+                    }
+                }
+                sink += i64::from(stack[0].values[0][0]);
+            }));
+            // The output layer with its bucket chosen from the position,
+            // as the search evaluates.
+            let acc = Accumulator::new(&net, &positions[0]);
+            output.push(best_of(n, || {
+                for pos in &positions {
+                    let bucket = arch.output_bucket(black_box(pos));
+                    let side = pos.side_to_move();
+                    sink += i64::from(black_box(&acc).evaluate_with(&net, side, bucket, backend));
+                }
+            }));
+        }
+        println!("format {arch}:");
+        println!("  refresh: {refresh:.1} ns; clone + apply_move: {in_place:.1} ns");
+        println!(
+            "  update_from: scalar {:.1} ns, AVX2 {:.1} ns",
+            fused[0], fused[1]
+        );
+        println!(
+            "  output layer with its bucket: scalar {:.1} ns, AVX2 {:.1} ns",
+            output[0], output[1]
+        );
+    }
+    println!("({sink})");
 }
 
 /// The shipped network loads through the validating loader, and its score

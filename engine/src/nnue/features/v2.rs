@@ -1,0 +1,254 @@
+//! Format 2's encoding: one input row for each square a piece can stand
+//! on, per relative colour and kind, with each perspective mirrored
+//! left-right so that its own general stands on the d- or e-file
+//! (`docs/nnue.md` §1).
+//!
+//! 1. A perspective sees the board rank-flipped for Black, as in format 1
+//!    ([`relative_square`]); that keeps files.
+//! 2. Its **view** is mirrored when its own general stands on the f-file:
+//!    every square it sees is then reflected (file `a` ↔ `i`). The e-file is
+//!    its own mirror, so a general there is seen as it stands.
+//! 3. Rows are numbered over the squares each piece can stand on
+//!    ([`Piece::can_stand_on`]) in the perspective's frame, by relative
+//!    colour, kind and square: own general 6 (d- and e-file of the palace,
+//!    after the mirroring), advisor 5, elephant 7, horse, chariot and
+//!    cannon 90 each, soldier 55; then the enemy's general 9, advisor 5,
+//!    elephant 7, 90, 90, 90 and soldier 55: [`INPUTS`] = 689 rows, none
+//!    wasted.
+//!
+//! So a position and its mirror image have the same rows for a perspective
+//! whose general is off the e-file: the network sees one canonical half.
+
+use board::{Color, Piece, PieceKind, Square};
+
+use super::{MAX_ACTIVE, View, relative_square};
+
+/// The row of a square no piece of that kind stands on (in that view).
+const NONE: u16 = u16::MAX;
+
+/// Whether a piece of relative colour `rc` (0 own, 1 enemy) and kind `kind`
+/// has a row on relative square `sq`: it can stand there (the
+/// perspective's own pieces are Red's in its frame, the enemy's Black's),
+/// and an own general only on the d- or e-file, the canonical half.
+const fn has_row(rc: usize, kind: PieceKind, sq: Square) -> bool {
+    let color = if rc == 0 { Color::Red } else { Color::Black };
+    let own_general = rc == 0 && matches!(kind, PieceKind::King);
+    Piece::new(color, kind).can_stand_on(sq) && !(own_general && sq.file().index() > 4)
+}
+
+/// The rows in the unmirrored view, by relative colour, kind and relative
+/// square, and their number.
+const fn number_rows() -> ([[[u16; Square::NUM]; PieceKind::NUM]; 2], usize) {
+    let mut rows = [[[NONE; Square::NUM]; PieceKind::NUM]; 2];
+    let mut next = 0;
+    let mut rc = 0;
+    while rc < 2 {
+        let mut k = 0;
+        while k < PieceKind::NUM {
+            let mut s = 0;
+            while s < Square::NUM {
+                if let Some(sq) = Square::from_index(s)
+                    && has_row(rc, PieceKind::ALL[k], sq)
+                {
+                    // At most 2 × 7 × 90 rows, so it fits in u16.
+                    #[allow(clippy::cast_possible_truncation)]
+                    {
+                        rows[rc][k][s] = next as u16;
+                    }
+                    next += 1;
+                }
+                s += 1;
+            }
+            k += 1;
+        }
+        rc += 1;
+    }
+    (rows, next)
+}
+
+/// First-layer rows of format 2.
+pub const INPUTS: usize = number_rows().1;
+
+const _: () = assert!(INPUTS == 689);
+
+/// The row of each relative colour, kind and relative square, in both
+/// views (`[0]` as seen, `[1]` mirrored), or [`NONE`].
+static ROWS: [[[[u16; Square::NUM]; PieceKind::NUM]; 2]; 2] = {
+    let plain = number_rows().0;
+    let mut both = [plain, plain];
+    let mut rc = 0;
+    while rc < 2 {
+        let mut k = 0;
+        while k < PieceKind::NUM {
+            let mut s = 0;
+            while s < Square::NUM {
+                if let Some(sq) = Square::from_index(s) {
+                    both[1][rc][k][s] = plain[rc][k][sq.mirror().index()];
+                }
+                s += 1;
+            }
+            k += 1;
+        }
+        rc += 1;
+    }
+    both
+};
+
+/// Each row's relative colour and kind (`rc × 7 + kind`) and relative
+/// square in the unmirrored view: the inverse of the numbering.
+static ROW_SQUARES: [(u8, u8); INPUTS] = {
+    let plain = number_rows().0;
+    let mut inverse = [(0u8, 0u8); INPUTS];
+    let mut block = 0;
+    while block < 2 * PieceKind::NUM {
+        let mut s = 0;
+        while s < Square::NUM {
+            let row = plain[block / PieceKind::NUM][block % PieceKind::NUM][s];
+            if row != NONE {
+                // block < 14 and s < 90.
+                #[allow(clippy::cast_possible_truncation)]
+                {
+                    inverse[row as usize] = (block as u8, s as u8);
+                }
+            }
+            s += 1;
+        }
+        block += 1;
+    }
+    inverse
+};
+
+/// The view of `perspective` whose general stands on `own_king`: mirrored
+/// on the f-file (relative files keep the absolute ones).
+#[inline]
+pub fn view(perspective: Color, own_king: Square) -> View {
+    if relative_square(perspective, own_king).file().index() > 4 {
+        View::MIRRORED
+    } else {
+        View::default()
+    }
+}
+
+/// The input row of `piece` on `sq` for `perspective` in `view` (see
+/// [`super::Arch::index`]; `u16::MAX`, above every row, where the piece
+/// has none).
+#[inline]
+pub fn index(perspective: Color, view: View, piece: Piece, sq: Square) -> usize {
+    let rc = usize::from(piece.color() != perspective);
+    let rel = relative_square(perspective, sq);
+    usize::from(ROWS[usize::from(view == View::MIRRORED)][rc][piece.kind().index()][rel.index()])
+}
+
+/// A row's piece, from the perspective's side (Red is its own colour),
+/// and its square in the unmirrored frame; `None` above [`INPUTS`].
+pub fn row_square(row: usize) -> Option<(Piece, Square)> {
+    let &(block, sq) = ROW_SQUARES.get(row)?;
+    let (rc, kind) = (
+        usize::from(block) / PieceKind::NUM,
+        usize::from(block) % PieceKind::NUM,
+    );
+    let color = if rc == 0 { Color::Red } else { Color::Black };
+    Some((
+        Piece::new(color, PieceKind::ALL[kind]),
+        Square::from_index(usize::from(sq))?,
+    ))
+}
+
+/// See [`super::Arch::mirror_into`]. With the own general on the d-file
+/// (as it stands or after the view's mirroring), the mirrored position's
+/// general stands on the other side of the e-file, its view is the
+/// opposite and its rows are the same; with the general on the e-file (or
+/// none, in a hand-made record) each row's square is mirrored.
+pub fn mirror_into<'a>(rows: &[u16], out: &'a mut [u16; MAX_ACTIVE]) -> &'a [u16] {
+    let n = rows.len().min(MAX_ACTIVE);
+    let own_general = Piece::new(Color::Red, PieceKind::King);
+    let canonical_d = rows.iter().any(|&r| {
+        row_square(usize::from(r)).is_some_and(|(p, sq)| p == own_general && sq.file().index() == 3)
+    });
+    for (o, &row) in out.iter_mut().zip(rows) {
+        *o = match row_square(usize::from(row)) {
+            Some((p, sq)) if !canonical_d => {
+                ROWS[0][usize::from(p.color() != Color::Red)][p.kind().index()][sq.mirror().index()]
+            }
+            _ => row,
+        };
+    }
+    &out[..n]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every piece on every square it can stand on, for each perspective
+    /// and view (an own general only where it gives that view): distinct
+    /// rows below [`INPUTS`], every row used in the unmirrored view, so
+    /// none is wasted, and in the mirrored view all but the own general's
+    /// three e-file rows (a general there is seen as it stands).
+    #[test]
+    fn legal_placements_fill_the_rows_exactly() {
+        for persp in Color::ALL {
+            for mirrored in [false, true] {
+                let v = if mirrored {
+                    View::MIRRORED
+                } else {
+                    View::default()
+                };
+                let mut seen = vec![0u32; INPUTS];
+                for pi in 0..Piece::NUM {
+                    let p = Piece::from_index(pi).expect("piece");
+                    for sq in Square::all().filter(|&sq| p.can_stand_on(sq)) {
+                        if p == Piece::new(persp, PieceKind::King) && view(persp, sq) != v {
+                            continue;
+                        }
+                        let row = index(persp, v, p, sq);
+                        assert!(row < INPUTS, "{p} on {sq}");
+                        seen[row] += 1;
+                    }
+                }
+                assert!(seen.iter().all(|&n| n <= 1), "{persp:?} {mirrored}");
+                let unused: Vec<_> = (0..INPUTS)
+                    .filter(|&r| seen[r] == 0)
+                    .map(|r| row_square(r).expect("a row").1.to_string())
+                    .collect();
+                let expected: &[&str] = if mirrored { &["e0", "e1", "e2"] } else { &[] };
+                assert_eq!(unused, expected, "{persp:?} {mirrored}");
+            }
+        }
+    }
+
+    /// Rows per relative colour and kind: the table of `docs/nnue.md` §1.
+    #[test]
+    fn rows_per_piece() {
+        let mut count = [[0; PieceKind::NUM]; 2];
+        for row in 0..INPUTS {
+            let (p, sq) = row_square(row).expect("a row's square");
+            assert_eq!(index(Color::Red, View::default(), p, sq), row);
+            count[p.color().index()][p.kind().index()] += 1;
+        }
+        assert_eq!(
+            count,
+            [[6, 5, 7, 90, 90, 90, 55], [9, 5, 7, 90, 90, 90, 55]]
+        );
+        assert_eq!(row_square(INPUTS), None);
+    }
+
+    #[test]
+    fn squares_without_a_row_give_none() {
+        let advisor = Piece::new(Color::Red, PieceKind::Advisor);
+        let a0 = Square::from_index(0).expect("a0");
+        assert_eq!(
+            usize::from(NONE),
+            index(Color::Red, View::default(), advisor, a0)
+        );
+        // Own general on the f-file in the unmirrored view.
+        let f0 = Square::from_index(5).expect("f0");
+        let king = Piece::new(Color::Red, PieceKind::King);
+        assert!(index(Color::Red, View::default(), king, f0) >= INPUTS);
+        assert!(index(Color::Red, View::MIRRORED, king, f0) < INPUTS);
+        assert_eq!(view(Color::Red, f0), View::MIRRORED);
+        // Black's general on f9 is mirrored too (files are absolute).
+        let f9 = Square::from_index(9 * 9 + 5).expect("f9");
+        assert_eq!(view(Color::Black, f9), View::MIRRORED);
+    }
+}
