@@ -36,32 +36,38 @@ const fn has_row(rc: usize, kind: PieceKind, sq: Square) -> bool {
     Piece::new(color, kind).can_stand_on(sq) && !(own_general && sq.file().index() > 4)
 }
 
+/// Places in the tables below: relative colour (2) × kind × square.
+const PLACES: usize = 2 * PieceKind::NUM * Square::NUM;
+
+/// Place `i`'s relative colour, kind index and relative square.
+const fn place(i: usize) -> (usize, usize, Square) {
+    let Some(sq) = Square::from_index(i % Square::NUM) else {
+        panic!("a place's square is below 90")
+    };
+    (
+        i / (PieceKind::NUM * Square::NUM),
+        i / Square::NUM % PieceKind::NUM,
+        sq,
+    )
+}
+
 /// The rows in the unmirrored view, by relative colour, kind and relative
 /// square, and their number.
 const fn number_rows() -> ([[[u16; Square::NUM]; PieceKind::NUM]; 2], usize) {
     let mut rows = [[[NONE; Square::NUM]; PieceKind::NUM]; 2];
     let mut next = 0;
-    let mut rc = 0;
-    while rc < 2 {
-        let mut k = 0;
-        while k < PieceKind::NUM {
-            let mut s = 0;
-            while s < Square::NUM {
-                if let Some(sq) = Square::from_index(s)
-                    && has_row(rc, PieceKind::ALL[k], sq)
-                {
-                    // At most 2 × 7 × 90 rows, so it fits in u16.
-                    #[allow(clippy::cast_possible_truncation)]
-                    {
-                        rows[rc][k][s] = next as u16;
-                    }
-                    next += 1;
-                }
-                s += 1;
+    let mut i = 0;
+    while i < PLACES {
+        let (rc, k, sq) = place(i);
+        if has_row(rc, PieceKind::ALL[k], sq) {
+            // At most PLACES rows, so it fits in u16.
+            #[allow(clippy::cast_possible_truncation)]
+            {
+                rows[rc][k][sq.index()] = next as u16;
             }
-            k += 1;
+            next += 1;
         }
-        rc += 1;
+        i += 1;
     }
     (rows, next)
 }
@@ -76,20 +82,11 @@ const _: () = assert!(INPUTS == 689);
 static ROWS: [[[[u16; Square::NUM]; PieceKind::NUM]; 2]; 2] = {
     let plain = number_rows().0;
     let mut both = [plain, plain];
-    let mut rc = 0;
-    while rc < 2 {
-        let mut k = 0;
-        while k < PieceKind::NUM {
-            let mut s = 0;
-            while s < Square::NUM {
-                if let Some(sq) = Square::from_index(s) {
-                    both[1][rc][k][s] = plain[rc][k][sq.mirror().index()];
-                }
-                s += 1;
-            }
-            k += 1;
-        }
-        rc += 1;
+    let mut i = 0;
+    while i < PLACES {
+        let (rc, k, sq) = place(i);
+        both[1][rc][k][sq.index()] = plain[rc][k][sq.mirror().index()];
+        i += 1;
     }
     both
 };
