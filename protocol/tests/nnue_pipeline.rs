@@ -1,12 +1,14 @@
 //! The NNUE pipeline end to end, at a size that takes seconds: `chariot
-//! datagen` writes a few hundred positions, the trainer trains a network on
-//! them for a few steps and exports it, the engine loads the file, and its
-//! evaluation of every position matches the trainer's float model within
-//! the quantisation bound.
+//! datagen` writes a few hundred positions, the trainer trains a network of
+//! each format on them for a few steps and exports it, the engine loads the
+//! file, and its evaluation of every position matches the trainer's float
+//! model within the quantisation bound.
 
+use std::path::Path;
 use std::process::Command;
 
 use engine::nnue::Network;
+use engine::nnue::features::Arch;
 use engine::nnue::games::{self, Filters, Selector};
 use train::{Config, Dataset};
 
@@ -15,7 +17,6 @@ fn datagen_train_export_load() {
     let dir = std::env::temp_dir().join(format!("chariot-nnue-e2e-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let data_path = dir.join("data.games");
-    let net_path = dir.join("net.nnue");
     let openings = concat!(env!("CARGO_MANIFEST_DIR"), "/../arena/data/openings.epd");
 
     // 1. Data.
@@ -44,10 +45,19 @@ fn datagen_train_export_load() {
         "{stdout}"
     );
 
+    for arch in Arch::ALL {
+        train_load_and_play(arch, &data_path, &dir.join(format!("net-{arch}.nnue")));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Steps 2 to 5 for a network of `arch`: trains on the data file, writes
+/// the network to `net_path`, loads it, compares, and plays with it.
+fn train_load_and_play(arch: Arch, data_path: &Path, net_path: &Path) {
     // 2. Training, a few steps.
-    let mut data = Dataset::new();
+    let mut data = Dataset::new(arch);
     let mut selector = Selector::new(Filters::default());
-    data.load(&data_path, &mut selector).expect("load data");
+    data.load(data_path, &mut selector).expect("load data");
     assert!(data.len() >= 300, "{} samples", data.len());
     let cfg = Config {
         epochs: 4,
@@ -69,13 +79,14 @@ fn datagen_train_export_load() {
     );
 
     // 3. Export and load through the engine's validating loader.
-    std::fs::write(&net_path, net.quantise().to_bytes()).expect("write network");
-    let loaded = Network::load(&net_path).expect("the exported network loads");
+    std::fs::write(net_path, net.quantise().to_bytes()).expect("write network");
+    let loaded = Network::load(net_path).expect("the exported network loads");
+    assert_eq!(loaded.arch(), arch);
 
     // 4. The engine's evaluation agrees with the trainer's.
     let mut positions = Vec::new();
     let mut again = Selector::new(Filters::default());
-    for game in games::open(&data_path).expect("games") {
+    for game in games::open(data_path).expect("games") {
         game.expect("game")
             .replay(|pos, ply| {
                 if again.judge(pos, ply).is_ok() {
@@ -92,7 +103,7 @@ fn datagen_train_export_load() {
         let err = (float_cp - loaded.evaluate(pos) as f32).abs();
         assert!(
             err <= net.quantisation_bound(&sample),
-            "position {i}: {err} cp apart"
+            "{arch} position {i}: {err} cp apart"
         );
     }
 
@@ -100,7 +111,7 @@ fn datagen_train_export_load() {
     // score, and a search that uses it answers a legal move.
     let script = format!(
         "uci\nsetoption name EvalFile value {}\nposition startpos moves h2e2\neval\n\
-         go depth 5\nisready\nquit\n",
+             go depth 5\nisready\nquit\n",
         net_path.display()
     );
     let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
@@ -133,5 +144,4 @@ fn datagen_train_export_load() {
         .and_then(|l| l.split_whitespace().next())
         .expect("a bestmove line");
     assert!(after_h2e2.parse_move(best).is_ok(), "{best} in {text}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,5 +1,6 @@
 //! Training samples in memory: for each position, the active input rows of
-//! the side to move's perspective and of the other side's, the search score
+//! the side to move's perspective and of the other side's in one
+//! architecture's encoding ([`Arch`]), its output bucket, the search score
 //! and the game result. About 80 bytes a position ([`Dataset::bytes`]).
 //!
 //! The samples come from games files (`engine::nnue::games`): each game is
@@ -8,14 +9,15 @@
 //! remembers its game, so that the validation split holds out whole games.
 //!
 //! Mirroring (`--mirror`) stores nothing: an [`Entry`] names a sample and
-//! whether to see it left-right mirrored, and [`mirror_rows`] computes the
-//! mirrored rows when the sample is trained, so the data set keeps one
-//! sample per position.
+//! whether to see it left-right mirrored, and the architecture computes
+//! the mirrored rows when the sample is trained ([`Arch::mirror_into`]),
+//! so the data set keeps one sample per position. (In format 2 a mirror
+//! differs from its position only for a perspective whose general stands
+//! on the e-file: the encoding already folds the board.)
 
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use arrayvec::ArrayVec;
 use board::{Color, Position, Square};
 use engine::nnue::features::{self, Arch, MAX_ACTIVE};
 use engine::nnue::games::{self, Selector};
@@ -23,10 +25,13 @@ use engine::nnue::games::{self, Selector};
 /// Samples, stored flat, each as one record so that training, which
 /// visits them in random order, reads one place per sample: sample `i`
 /// starts at `records[starts[i]]` with a header of two values (its piece
-/// count `n` with the result + 1 in the high byte; the score's bits), then
-/// its side to move's `n` rows, then the other side's `n`.
-#[derive(Clone, Debug, Default)]
+/// count `n` in bits 0–5, the result + 1 in bits 6–7, the output bucket in
+/// bits 8–15; the score's bits), then its side to move's `n` rows, then
+/// the other side's `n`.
+#[derive(Clone, Debug)]
 pub struct Dataset {
+    /// The encoding of the rows.
+    arch: Arch,
     records: Vec<u16>,
     starts: Vec<u32>,
     /// The game each sample came from, so that the validation split holds
@@ -48,6 +53,8 @@ pub struct Sample<'a> {
     pub score: i16,
     /// Game result, side to move's view: 1, 0 or −1.
     pub result: i8,
+    /// The output bucket that scores it ([`Arch::output_bucket`]).
+    pub bucket: u8,
 }
 
 /// Room for the rows of a mirrored sample, which the data set does not
@@ -60,7 +67,7 @@ pub struct MirrorRows {
 
 /// A sample as an epoch trains it: its index in the [`Dataset`] and
 /// whether it is seen left-right mirrored (`--mirror`; see
-/// [`mirror_rows`]).
+/// [`Dataset::entry`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Entry(u32);
 
@@ -89,19 +96,6 @@ impl Entry {
     }
 }
 
-/// Writes the rows of one perspective's view of the left-right mirrored
-/// position, from its rows of the position itself, into `out`, and
-/// returns them ([`Arch::mirror_into`]).
-pub fn mirror_into<'a>(rows: &[u16], out: &'a mut [u16; MAX_ACTIVE]) -> &'a [u16] {
-    Arch::V1.mirror_into(rows, out)
-}
-
-/// [`mirror_into`], returning the rows.
-pub fn mirror_rows(rows: &[u16]) -> ArrayVec<u16, MAX_ACTIVE> {
-    let mut out = [0; MAX_ACTIVE];
-    mirror_into(rows, &mut out).iter().copied().collect()
-}
-
 /// Asks the CPU to bring the cache line of `what`'s first value into the
 /// caches (nothing off x86-64).
 #[inline]
@@ -119,9 +113,21 @@ fn prefetch<T>(what: &[T]) {
 }
 
 impl Dataset {
-    /// An empty dataset.
-    pub fn new() -> Dataset {
-        Dataset::default()
+    /// An empty dataset whose samples are encoded for `arch`.
+    pub fn new(arch: Arch) -> Dataset {
+        Dataset {
+            arch,
+            records: Vec::new(),
+            starts: Vec::new(),
+            groups: Vec::new(),
+            next_group: 0,
+        }
+    }
+
+    /// The architecture the samples are encoded for: a network trained on
+    /// them has its shape.
+    pub fn arch(&self) -> Arch {
+        self.arch
     }
 
     /// Reads every game of a games file (plain or `.xz`) and adds the
@@ -158,15 +164,18 @@ impl Dataset {
         self.next_group = self.next_group.max(group.saturating_add(1));
         let pieces = features::pieces_of(pos)
             .map(move |(p, sq): (board::Piece, Square)| (p, if mirror { sq.mirror() } else { sq }));
-        let us = Arch::V1.active(side, pieces.clone());
-        let them = Arch::V1.active(!side, pieces);
+        let us = self.arch.active(side, pieces.clone());
+        let them = self.arch.active(!side, pieces);
+        // The material, and so the bucket, is the same in the mirror.
+        let bucket = self.arch.output_bucket(pos);
         // Datasets stay far below 4 billion values; a perspective has at
-        // most MAX_ACTIVE rows and the result is −1, 0 or 1, so the
-        // header's bytes hold them.
+        // most MAX_ACTIVE (32) rows, the result is −1, 0 or 1 and a bucket
+        // is below 256, so the header's bits hold them.
         #[allow(clippy::cast_possible_truncation)]
         self.starts.push(self.records.len() as u32);
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        let header = us.len() as u16 | ((result.clamp(-1, 1) + 1) as u16) << 8;
+        let header =
+            us.len() as u16 | ((result.clamp(-1, 1) + 1) as u16) << 6 | (bucket as u16) << 8;
         #[allow(clippy::cast_sign_loss)]
         self.records.extend_from_slice(&[header, score as u16]);
         self.records.extend_from_slice(&us);
@@ -204,16 +213,17 @@ impl Dataset {
     pub fn get(&self, i: usize) -> Sample<'_> {
         let start = self.starts[i] as usize;
         let (header, score) = (self.records[start], self.records[start + 1]);
-        let n = usize::from(header & 0xff);
+        let n = usize::from(header & 0x3f);
         let rows = &self.records[start + 2..start + 2 + 2 * n];
         // The header and the score are the bits `push` stored.
         #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
-        let (result, score) = ((header >> 8) as i8 - 1, score as i16);
+        let (result, score) = ((header >> 6 & 3) as i8 - 1, score as i16);
         Sample {
             us: &rows[..n],
             them: &rows[n..],
             score,
             result,
+            bucket: (header >> 8) as u8,
         }
     }
 
@@ -256,8 +266,8 @@ impl Dataset {
             return s;
         }
         Sample {
-            us: mirror_into(s.us, &mut room.us),
-            them: mirror_into(s.them, &mut room.them),
+            us: self.arch.mirror_into(s.us, &mut room.us),
+            them: self.arch.mirror_into(s.them, &mut room.them),
             ..s
         }
     }

@@ -2,13 +2,13 @@
 //! engine builds: no GPU, no Python, no multi-gigabyte install.
 //!
 //! - [`dataset`]: reads games files into compact samples (the active
-//!   feature rows of both perspectives and the two labels), one per
-//!   position, each remembering its game; mirrors are computed when
-//!   trained, not stored.
-//! - [`model`]: the float network of the engine's architecture, its
-//!   forward and backward passes (the backward pass touches only the
-//!   first-layer rows of the pieces on the board), and the quantisation
-//!   to `engine::nnue::Network`.
+//!   feature rows of both perspectives in one architecture's encoding,
+//!   the output bucket and the two labels), one per position, each
+//!   remembering its game; mirrors are computed when trained, not stored.
+//! - [`model`]: the float network of an engine architecture, its forward
+//!   and backward passes (the backward pass touches only the first-layer
+//!   rows of the pieces on the board and the sample's output bucket), and
+//!   the quantisation to `engine::nnue::Network`.
 //! - [`kernels`]: the hot loops (hidden-layer row sums, the output layer,
 //!   the backward row updates, Adam), portable and AVX2, chosen at run
 //!   time and equal to the bit.
@@ -19,11 +19,12 @@
 //! - [`trainer`]: the loss, the learning-rate schedule, the validation
 //!   split by whole games, the shuffle, and the per-epoch reports.
 //!
-//! The architecture and the quantisation are the engine's
-//! (`engine::nnue::features`, `engine::nnue::network`): the trainer never
-//! decides them, so an exported file always fits the engine that built it.
-//! A run is a function of its data files, seed and thread count: the same
-//! network file, byte for byte, with the same build on any CPU
+//! The architectures and the quantisation are the engine's
+//! (`engine::nnue::features::Arch`, `engine::nnue::network`): the trainer
+//! picks one (`--arch`, format 1 by default) but never decides its shape,
+//! so an exported file always fits the engine that built it. A run is a
+//! function of its data files, architecture, seed and thread count: the
+//! same network file, byte for byte, with the same build on any CPU
 //! (`docs/nnue.md` §5).
 
 pub mod dataset;

@@ -10,6 +10,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use engine::nnue::Network;
+use engine::nnue::features::Arch;
 use engine::nnue::games::{self, Filters, Selector};
 use train::kernels::Backend;
 use train::{Config, Dataset, EpochReport};
@@ -30,6 +31,13 @@ enum Command {
     Check {
         /// The network file.
         file: PathBuf,
+    },
+    /// Count the positions the trainer would keep by material (chariots,
+    /// horses and cannons on the board) and by format 2's output bucket.
+    Material {
+        /// Games files written by `chariot datagen` (`.xz` accepted).
+        #[arg(required = true)]
+        data: Vec<PathBuf>,
     },
 }
 
@@ -80,6 +88,11 @@ struct TrainArgs {
     /// is the same).
     #[arg(long)]
     scalar: bool,
+    /// The network architecture, by format version: v1 (every square,
+    /// one output) or v2 (legal squares of a mirrored half-board, output
+    /// buckets by material; `docs/nnue.md` §1).
+    #[arg(long, value_name = "v1|v2", default_value = "v1")]
+    arch: Arch,
 }
 
 fn main() -> ExitCode {
@@ -89,6 +102,7 @@ fn main() -> ExitCode {
         Command::Check { file } => Network::load(&file)
             .map(|net| println!("{}: {}", file.display(), net.describe()))
             .with_context(|| format!("{} is not a usable network", file.display())),
+        Command::Material { data } => run_material(&data),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -123,9 +137,50 @@ fn hand_written_loss(files: &[PathBuf], cfg: &Config) -> Result<f64> {
     Ok(sum / n.max(1) as f64)
 }
 
+/// The positions of the data the default filters keep, by material and
+/// by format 2's output bucket: the measurement `MATERIAL_BUCKET` is
+/// chosen from (`docs/nnue.md` §1).
+fn run_material(files: &[PathBuf]) -> Result<()> {
+    use engine::nnue::features::{MATERIAL_BUCKET, OUTPUT_BUCKETS, material};
+    let mut by_material = [0u64; MATERIAL_BUCKET.len()];
+    let mut selector = Selector::new(Filters::default());
+    for path in files {
+        for game in games::open(path).with_context(|| format!("in {}", path.display()))? {
+            let game = game.with_context(|| format!("in {}", path.display()))?;
+            game.replay(|pos, ply| {
+                if selector.judge(pos, ply).is_ok() {
+                    by_material[material(pos).min(MATERIAL_BUCKET.len() - 1)] += 1;
+                }
+            })
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        }
+    }
+    let total = by_material.iter().sum::<u64>().max(1);
+    #[allow(clippy::cast_precision_loss)]
+    let percent = |n: u64| 100.0 * n as f64 / total as f64;
+    println!("{total} positions kept");
+    println!("chariots+horses+cannons  positions  share  bucket");
+    for (count, &n) in by_material.iter().enumerate() {
+        println!(
+            "{count:>23}  {n:>9}  {:>4.1}%  {:>6}",
+            percent(n),
+            MATERIAL_BUCKET[count]
+        );
+    }
+    let mut by_bucket = [0u64; OUTPUT_BUCKETS];
+    for (count, &n) in by_material.iter().enumerate() {
+        by_bucket[usize::from(MATERIAL_BUCKET[count])] += n;
+    }
+    println!("output bucket  positions  share");
+    for (bucket, &n) in by_bucket.iter().enumerate() {
+        println!("{bucket:>13}  {n:>9}  {:>4.1}%", percent(n));
+    }
+    Ok(())
+}
+
 fn run_train(args: &TrainArgs) -> Result<()> {
     let start = Instant::now();
-    let mut data = Dataset::new();
+    let mut data = Dataset::new(args.arch);
     let mut selector = Selector::new(Filters::default());
     for path in &args.data {
         data.load(path, &mut selector)?;

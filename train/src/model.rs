@@ -3,10 +3,12 @@
 //!
 //! Forward, for one position: each perspective's hidden layer is
 //! `h = b₁ + Σ W₁[row]` over its active rows; the activation is
-//! `a = clamp(h, 0, 1)²`; the output is `y = b₂ + w₂[us] · a_us +
-//! w₂[them] · a_them`, and `y ×` [`SCALE`] is centipawns. Backward uses that
-//! `∂a/∂h = 2h` inside `(0, 1)` and 0 outside, and touches only the rows
-//! that were active, which is what makes a 1260-row first layer cheap.
+//! `a = clamp(h, 0, 1)²`; the output, through the sample's output bucket
+//! `k` (always 0 in format 1), is `y = b₂[k] + w₂[k][us] · a_us +
+//! w₂[k][them] · a_them`, and `y ×` [`SCALE`] is centipawns. Backward uses
+//! that `∂a/∂h = 2h` inside `(0, 1)` and 0 outside, and touches only the
+//! rows that were active and the sample's output bucket, which is what
+//! makes a first layer of hundreds of rows cheap.
 //! The arithmetic is [`crate::kernels`]'s, on the backend a [`Pass`]
 //! names; every backend gives the same bits.
 //!
@@ -29,14 +31,16 @@ pub const WEIGHT_LIMIT: f32 = 1.98;
 /// The network's parameters in `f32`, laid out as the engine's.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNetwork {
-    /// First layer, one row per input (`TOTAL_INPUTS` of them).
+    /// The architecture (the engine's format version) it has the shape of.
+    pub arch: Arch,
+    /// First layer, one row per input ([`Arch::inputs`] of them).
     pub ft: Vec<Row>,
     /// First-layer biases.
     pub ft_bias: Row,
-    /// Output weights, side to move's half first.
-    pub out: [Row; 2],
-    /// Output bias.
-    pub out_bias: f32,
+    /// Output weights by output bucket, side to move's half first.
+    pub out: Vec<[Row; 2]>,
+    /// Output biases by output bucket.
+    pub out_bias: Vec<f32>,
 }
 
 /// A uniform float in `[-limit, limit)` from 24 random bits.
@@ -78,25 +82,28 @@ impl Default for Pass {
 }
 
 impl FloatNetwork {
-    /// A network with small random weights (uniform, scaled by the fan-in)
-    /// from the caller's generator.
-    pub fn random(rng: &mut impl RngCore) -> FloatNetwork {
+    /// A network of `arch` with small random weights (uniform, scaled by
+    /// the fan-in) from the caller's generator.
+    pub fn random(arch: Arch, rng: &mut impl RngCore) -> FloatNetwork {
         // The first layer's fan-in is the ~32 active rows, not all inputs.
         let ft_limit = 1.0 / 32f32.sqrt() / 2.0;
         #[allow(clippy::cast_precision_loss)]
         let out_limit = 1.0 / ((2 * HIDDEN) as f32).sqrt();
         // Drawn in the order of the engine's layout: the first layer row
-        // by row, its biases, the output weights.
-        let ft = (0..Arch::V1.inputs())
+        // by row, its biases, the output weights bucket by bucket.
+        let ft = (0..arch.inputs())
             .map(|_| Row::from_fn(|_| uniform(rng, ft_limit)))
             .collect();
         let ft_bias = Row::from_fn(|_| uniform(rng, ft_limit));
-        let out = [(); 2].map(|()| Row::from_fn(|_| uniform(rng, out_limit)));
+        let out = (0..arch.output_buckets())
+            .map(|_| [(); 2].map(|()| Row::from_fn(|_| uniform(rng, out_limit))))
+            .collect();
         FloatNetwork {
+            arch,
             ft,
             ft_bias,
             out,
-            out_bias: 0.0,
+            out_bias: vec![0.0; arch.output_buckets()],
         }
     }
 
@@ -104,13 +111,14 @@ impl FloatNetwork {
     /// hidden layers in `pass` for [`FloatNetwork::backward`].
     ///
     /// # Panics
-    /// If the network does not have the architecture's shape, or a row of
-    /// the sample is not an input.
+    /// If the network does not have the architecture's shape, or a row or
+    /// the output bucket of the sample is not one of the network's.
     pub fn forward(&self, s: &Sample<'_>, pass: &mut Pass) -> f32 {
         let b = pass.backend;
+        let k = usize::from(s.bucket);
         kernels::hidden(b, &self.ft_bias, &self.ft, s.us, &mut pass.us);
         kernels::hidden(b, &self.ft_bias, &self.ft, s.them, &mut pass.them);
-        kernels::output(b, &pass.us, &pass.them, &self.out) + self.out_bias
+        kernels::output(b, &pass.us, &pass.them, &self.out[k]) + self.out_bias[k]
     }
 
     /// The score in centipawns, side to move's view.
@@ -123,15 +131,17 @@ impl FloatNetwork {
     /// Adds the gradient of the loss for one sample to `grad`, given the
     /// loss's derivative `dy` with respect to the output `y` and the pass of
     /// [`FloatNetwork::forward`]. Of the first layer, only the sample's
-    /// rows of `grad` change: the side to move's, then the other side's.
+    /// rows of `grad` change: the side to move's, then the other side's;
+    /// of the output layers, only the sample's bucket.
     ///
     /// # Panics
     /// As [`FloatNetwork::forward`].
     pub fn backward(&self, s: &Sample<'_>, pass: &mut Pass, dy: f32, grad: &mut FloatNetwork) {
         let b = pass.backend;
-        grad.out_bias += dy;
-        let [gw_us, gw_them] = &mut grad.out;
-        let [w_us, w_them] = &self.out;
+        let k = usize::from(s.bucket);
+        grad.out_bias[k] += dy;
+        let [gw_us, gw_them] = &mut grad.out[k];
+        let [w_us, w_them] = &self.out[k];
         kernels::backward_half(b, &pass.us, w_us, dy, gw_us, &mut pass.d_us);
         kernels::backward_half(b, &pass.them, w_them, dy, gw_them, &mut pass.d_them);
         for ((g, u), t) in grad
@@ -161,7 +171,8 @@ impl FloatNetwork {
         #[allow(clippy::cast_precision_loss)]
         let e = (s.us.len() + 1) as f32 * 0.5 / qa;
         let mut bound = 0.5 / (qa * qb);
-        let weights = self.out[0].iter().chain(self.out[1].iter());
+        let [w_us, w_them] = &self.out[usize::from(s.bucket)];
+        let weights = w_us.iter().chain(w_them.iter());
         for (h, w) in pass.us.iter().chain(pass.them.iter()).zip(weights) {
             let c = h.clamp(0.0, 1.0);
             let dc2 = (e * (2.0 * c + e)).min(1.0);
@@ -170,13 +181,14 @@ impl FloatNetwork {
         bound * scale + 2.0
     }
 
-    /// An all-zero network of the same shape (a gradient buffer).
-    pub fn zeros() -> FloatNetwork {
+    /// An all-zero network of `arch`'s shape (a gradient buffer).
+    pub fn zeros(arch: Arch) -> FloatNetwork {
         FloatNetwork {
-            ft: vec![Row::ZERO; Arch::V1.inputs()],
+            arch,
+            ft: vec![Row::ZERO; arch.inputs()],
             ft_bias: Row::ZERO,
-            out: [Row::ZERO; 2],
-            out_bias: 0.0,
+            out: vec![[Row::ZERO; 2]; arch.output_buckets()],
+            out_bias: vec![0.0; arch.output_buckets()],
         }
     }
 
@@ -185,22 +197,21 @@ impl FloatNetwork {
         for row in self.rows_mut() {
             *row = Row::ZERO;
         }
-        self.out_bias = 0.0;
+        self.out_bias.iter_mut().for_each(|b| *b = 0.0);
     }
 
-    /// The rows beside the first layer's weights: its biases and the two
-    /// halves of the output weights, which every step updates whole.
-    pub fn small_rows(&self) -> [&Row; 3] {
-        [&self.ft_bias, &self.out[0], &self.out[1]]
+    /// The rows beside the first layer's weights, which every step updates
+    /// whole: its biases, then each output bucket's two halves.
+    pub fn small_rows(&self) -> impl Iterator<Item = &Row> {
+        std::iter::once(&self.ft_bias).chain(self.out.iter().flatten())
     }
 
     /// [`FloatNetwork::small_rows`], mutable.
-    pub fn small_rows_mut(&mut self) -> [&mut Row; 3] {
-        let [us, them] = &mut self.out;
-        [&mut self.ft_bias, us, them]
+    pub fn small_rows_mut(&mut self) -> impl Iterator<Item = &mut Row> {
+        std::iter::once(&mut self.ft_bias).chain(self.out.iter_mut().flatten())
     }
 
-    /// Every parameter but the output bias, as rows, in a fixed order:
+    /// Every parameter but the output biases, as rows, in a fixed order:
     /// the first layer's, then [`FloatNetwork::small_rows`].
     pub fn rows(&self) -> impl Iterator<Item = &Row> {
         self.ft.iter().chain(self.small_rows())
@@ -208,12 +219,16 @@ impl FloatNetwork {
 
     /// [`FloatNetwork::rows`], mutable.
     pub fn rows_mut(&mut self) -> impl Iterator<Item = &mut Row> {
-        let [us, them] = &mut self.out;
-        self.ft.iter_mut().chain([&mut self.ft_bias, us, them])
+        let FloatNetwork {
+            ft, ft_bias, out, ..
+        } = self;
+        ft.iter_mut()
+            .chain(std::iter::once(ft_bias))
+            .chain(out.iter_mut().flatten())
     }
 
     /// The quantised network: first layer `round(w × QA)`, output weights
-    /// `round(w × QB)` (within ±127), output bias `round(b × QA × QB)`.
+    /// `round(w × QB)` (within ±127), output biases `round(b × QA × QB)`.
     pub fn quantise(&self) -> Network {
         #[allow(clippy::cast_precision_loss)]
         let (qa, qb) = (QA as f32, QB as f32);
@@ -227,19 +242,33 @@ impl FloatNetwork {
             .collect();
         let ft_bias = std::array::from_fn(|j| q16(self.ft_bias[j], qa, 32767.0));
         let max_out = f32::from(MAX_OUTPUT_WEIGHT);
-        let out = std::array::from_fn(|half| {
-            std::array::from_fn(|j| q16(self.out[half][j], qb, max_out))
-        });
+        let out = self
+            .out
+            .iter()
+            .map(|halves| {
+                std::array::from_fn(|half| {
+                    std::array::from_fn(|j| q16(halves[half][j], qb, max_out))
+                })
+            })
+            .collect();
         #[allow(clippy::cast_possible_truncation)]
-        let out_bias = (self.out_bias * qa * qb).round() as i32;
-        Network::from_parts(Arch::V1, ft, ft_bias, vec![out], vec![out_bias])
+        let out_bias = self
+            .out_bias
+            .iter()
+            .map(|b| (b * qa * qb).round() as i32)
+            .collect();
+        Network::from_parts(self.arch, ft, ft_bias, out, out_bias)
             .expect("the trainer's shapes and clipping match the engine's format")
     }
 }
 
 /// The quantised network's score of a sample in centipawns, computed as
-/// the engine computes it (its first-layer rows and output layer), without
-/// building a position: the trainer's check of its own export.
+/// the engine computes it (its first-layer rows and the output layer of
+/// the sample's bucket), without building a position: the trainer's check
+/// of its own export.
+///
+/// # Panics
+/// If a row or the bucket of the sample is not one of the network's.
 pub fn quantised_cp(net: &Network, s: &Sample<'_>) -> i32 {
     let hidden = |rows: &[u16]| {
         let mut h = *net.ft_bias();
@@ -249,9 +278,10 @@ pub fn quantised_cp(net: &Network, s: &Sample<'_>) -> i32 {
         h
     };
     let (us, them) = (hidden(s.us), hidden(s.them));
+    let k = usize::from(s.bucket);
     simd::finish(
-        simd::output_sum(simd::Backend::detect(), &us, &them, net.out_weights(0)),
-        net.out_bias(0),
+        simd::output_sum(simd::Backend::detect(), &us, &them, net.out_weights(k)),
+        net.out_bias(k),
     )
 }
 

@@ -25,9 +25,10 @@
 //! quantisation. A row that has never had a gradient needs no replay: its
 //! moments are exactly `+0`, a zero-gradient step keeps them `+0` and moves
 //! `p` by `sₜ·(+0)/(√(+0) + ε) = +0`, which leaves every `p` as it is, and
-//! the clip does nothing to a weight already within it. That spares 45 %
-//! of the 1,260 rows (squares where no piece of that kind can stand) and,
-//! in small batches, the rare ones.
+//! the clip does nothing to a weight already within it. That spares, in
+//! format 1, 45 % of the 1,260 rows (squares where no piece of that kind
+//! can stand; format 2 has no such rows) and, in small batches, the rare
+//! ones.
 
 use engine::nnue::features::MAX_INPUTS;
 use rayon::prelude::*;
@@ -182,12 +183,13 @@ impl Dense {
     /// them.
     pub fn new(net: FloatNetwork, threads: usize, backend: Backend) -> Dense {
         let threads = threads.max(1);
+        let arch = net.arch;
         Dense {
             net,
-            m: FloatNetwork::zeros(),
-            v: FloatNetwork::zeros(),
+            m: FloatNetwork::zeros(arch),
+            v: FloatNetwork::zeros(arch),
             t: 0,
-            grads: (0..threads).map(|_| FloatNetwork::zeros()).collect(),
+            grads: (0..threads).map(|_| FloatNetwork::zeros(arch)).collect(),
             threads,
             backend,
         }
@@ -229,7 +231,9 @@ impl Dense {
                 for (a, b) in sum_grad.rows_mut().zip(g.rows()) {
                     add_row(a, b);
                 }
-                sum_grad.out_bias += g.out_bias;
+                for (a, b) in sum_grad.out_bias.iter_mut().zip(&g.out_bias) {
+                    *a += b;
+                }
             }
             self.t += 1;
             let step = step_size(self.t, lr);
@@ -243,8 +247,10 @@ impl Dense {
                 kernels::adam(self.backend, p, m, v, g, step, WEIGHT_LIMIT);
             }
             let (p, m, v) = (&mut self.net, &mut self.m, &mut self.v);
-            let (p, m, v) = (&mut p.out_bias, &mut m.out_bias, &mut v.out_bias);
-            kernels::adam_one(p, m, v, sum_grad.out_bias, step, WEIGHT_LIMIT);
+            let biases = p.out_bias.iter_mut().zip(&mut m.out_bias);
+            for ((p, m), (v, &g)) in biases.zip(v.out_bias.iter_mut().zip(&sum_grad.out_bias)) {
+                kernels::adam_one(p, m, v, g, step, WEIGHT_LIMIT);
+            }
             on_batch(b + 1, total);
         }
         sum
@@ -299,7 +305,7 @@ impl Worker {
         for row in self.grad.small_rows_mut() {
             *row = Row::ZERO;
         }
-        self.grad.out_bias = 0.0;
+        self.grad.out_bias.iter_mut().for_each(|b| *b = 0.0);
         let mark = if share.marked {
             self.touched = std::mem::take(&mut self.next);
             None
@@ -389,7 +395,7 @@ impl Sparse {
             .num_threads(threads)
             .thread_name(|i| format!("chariot-train-{i}"))
             .build()?;
-        let rows = net.ft.len();
+        let (arch, rows) = (net.arch, net.ft.len());
         let live = net
             .ft
             .iter()
@@ -397,14 +403,14 @@ impl Sparse {
             .collect();
         Ok(Sparse {
             net,
-            m: FloatNetwork::zeros(),
-            v: FloatNetwork::zeros(),
+            m: FloatNetwork::zeros(arch),
+            v: FloatNetwork::zeros(arch),
             last: vec![0; rows],
             live,
             steps: vec![0.0],
             workers: (0..threads)
                 .map(|_| Worker {
-                    grad: FloatNetwork::zeros(),
+                    grad: FloatNetwork::zeros(arch),
                     touched: RowSet::default(),
                     next: RowSet::default(),
                     pass: Pass::new(backend),
@@ -524,32 +530,29 @@ impl Sparse {
                 });
             // 3. The small layers, dense, their partial sums added in the
             // same order.
-            let mut g = grads[0].small_rows().map(|row| *row);
-            let mut g_bias = grads[0].out_bias;
+            let mut g: Vec<Row> = grads[0].small_rows().copied().collect();
+            let mut g_bias = grads[0].out_bias.clone();
             for grad in &grads[1..] {
                 for (a, x) in g.iter_mut().zip(grad.small_rows()) {
                     add_row(a, x);
                 }
-                g_bias += grad.out_bias;
+                for (a, x) in g_bias.iter_mut().zip(&grad.out_bias) {
+                    *a += x;
+                }
             }
             let step = steps[t as usize];
             for (((p, m), v), g) in net
                 .small_rows_mut()
-                .into_iter()
                 .zip(m.small_rows_mut())
                 .zip(v.small_rows_mut())
                 .zip(&g)
             {
                 kernels::adam(b, p, m, v, g, step, WEIGHT_LIMIT);
             }
-            kernels::adam_one(
-                &mut net.out_bias,
-                &mut m.out_bias,
-                &mut v.out_bias,
-                g_bias,
-                step,
-                WEIGHT_LIMIT,
-            );
+            let biases = net.out_bias.iter_mut().zip(&mut m.out_bias);
+            for ((p, m), (v, &g)) in biases.zip(v.out_bias.iter_mut().zip(&g_bias)) {
+                kernels::adam_one(p, m, v, g, step, WEIGHT_LIMIT);
+            }
             sums.iter().sum()
         })
     }

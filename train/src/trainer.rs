@@ -17,8 +17,8 @@
 //! Mirroring ([`Config::mirror`]): each epoch trains every training
 //! position twice, as itself and as its left-right mirror, the two as two
 //! [`Entry`]s shuffled among the others; the mirrored rows are computed when
-//! the sample is trained ([`crate::dataset::mirror_rows`]), so the data set
-//! holds one sample per position. The validation loss covers the mirrors
+//! the sample is trained ([`Dataset::entry`]), so the data set holds one
+//! sample per position. The validation loss covers the mirrors
 //! too.
 //!
 //! Reproducibility: the shuffle and the initial weights come from one
@@ -176,7 +176,8 @@ pub fn entries(indices: &[usize], mirror: bool) -> Vec<Entry> {
         .collect()
 }
 
-/// Trains a network on `data`. `on_epoch` sees the state before training
+/// Trains a network of the data's architecture ([`Dataset::arch`]) on
+/// `data`. `on_epoch` sees the state before training
 /// (epoch 0) and each epoch's report; `on_batch` sees (batches done in the
 /// epoch, batches in the epoch) for a progress line.
 ///
@@ -189,7 +190,7 @@ pub fn train(
     mut on_batch: impl FnMut(usize, usize),
 ) -> anyhow::Result<FloatNetwork> {
     let mut rng = Pcg64Mcg::new(u128::from(cfg.seed) << 1 | 1);
-    let net = FloatNetwork::random(&mut rng);
+    let net = FloatNetwork::random(data.arch(), &mut rng);
     let (val, train_set) = split(data, cfg);
     let val = entries(&val, cfg.mirror);
     let mut train_set = entries(&train_set, cfg.mirror);

@@ -1,6 +1,7 @@
-//! The trainer on stored data: games chunks decode and train, the
-//! validation split holds out whole games, mirrors are computed rather than
-//! stored, and a run writes the same network file every time.
+//! The trainer on stored data: games chunks decode and train (in both
+//! network formats), the validation split holds out whole games, mirrors
+//! are computed rather than stored, and a run writes the same network file
+//! every time, with the portable kernels too.
 
 mod common;
 
@@ -8,10 +9,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use board::{Color, Position};
-use engine::nnue::features;
+use engine::nnue::features::{self, Arch, MAX_ACTIVE};
 use engine::nnue::games::{Filters, Selector};
 use rand_pcg::Pcg64Mcg;
-use train::dataset::mirror_rows;
 use train::kernels::Backend;
 use train::optim::Sparse;
 use train::trainer::{entries, split};
@@ -43,10 +43,10 @@ fn stored_chunks(dir: &Path) -> Vec<PathBuf> {
     found
 }
 
-/// Loads a chunk, trains a few steps on (at most) its first 512 positions
-/// and their mirrors, and checks the loss falls.
-fn decode_and_train(path: &Path) {
-    let mut data = Dataset::new();
+/// Loads a chunk for `arch`, trains a few steps on (at most) its first 512
+/// positions and their mirrors, and checks the loss falls.
+fn decode_and_train(arch: Arch, path: &Path) {
+    let mut data = Dataset::new(arch);
     let mut selector = Selector::new(Filters::default());
     data.load(path, &mut selector)
         .unwrap_or_else(|e| panic!("{}: {e:#}", path.display()));
@@ -59,7 +59,7 @@ fn decode_and_train(path: &Path) {
         threads: 2,
         ..Config::default()
     };
-    let net = FloatNetwork::random(&mut Pcg64Mcg::new(1));
+    let net = FloatNetwork::random(arch, &mut Pcg64Mcg::new(1));
     let mut opt = Sparse::new(net, cfg.threads, Backend::detect()).expect("threads");
     let before = opt.loss(&data, &set, &cfg);
     for _ in 0..3 {
@@ -82,7 +82,9 @@ fn decode_and_train(path: &Path) {
 
 #[test]
 fn the_committed_sample_chunk_decodes_and_trains() {
-    decode_and_train(&sample_chunk());
+    for arch in Arch::ALL {
+        decode_and_train(arch, &sample_chunk());
+    }
 }
 
 /// The repository keeps each generation's data as `data/<generation>/`
@@ -99,13 +101,13 @@ fn a_stored_chunk_of_each_generation_decodes_and_trains() {
         );
     }
     for chunk in &chunks {
-        decode_and_train(chunk);
+        decode_and_train(Arch::V1, chunk);
     }
 }
 
 #[test]
 fn a_game_is_one_group_and_the_split_keeps_it_whole() {
-    let mut data = Dataset::new();
+    let mut data = Dataset::new(Arch::V1);
     let mut selector = Selector::new(Filters::default());
     data.load(&sample_chunk(), &mut selector).expect("loads");
     assert_eq!(data.games(), 4);
@@ -116,7 +118,7 @@ fn a_game_is_one_group_and_the_split_keeps_it_whole() {
         assert!(groups.iter().filter(|&&x| x == g).count() > 3, "game {g}");
     }
 
-    let (data, _) = synthetic(3000, 4, Some(20));
+    let (data, _) = synthetic(Arch::V1, 3000, 4, Some(20));
     let cfg = Config {
         validation: 0.2,
         ..Config::default()
@@ -144,7 +146,7 @@ fn a_game_is_one_group_and_the_split_keeps_it_whole() {
 
 #[test]
 fn a_sample_reads_back_as_pushed() {
-    let (_, positions) = synthetic(40, 2, None);
+    let (_, positions) = synthetic(Arch::V1, 40, 2, None);
     let labels = [
         (-3000, -1),
         (-1, 0),
@@ -153,24 +155,27 @@ fn a_sample_reads_back_as_pushed() {
         (29_871, 1),
         (i16::MIN + 1, 0),
     ];
-    let mut data = Dataset::new();
-    for (i, pos) in positions.iter().enumerate() {
-        let (score, result) = labels[i % labels.len()];
-        data.push(pos, score, result, 7, false);
+    for arch in Arch::ALL {
+        let mut data = Dataset::new(arch);
+        for (i, pos) in positions.iter().enumerate() {
+            let (score, result) = labels[i % labels.len()];
+            data.push(pos, score, result, 7, false);
+        }
+        assert_eq!(data.len(), positions.len());
+        for (i, pos) in positions.iter().enumerate() {
+            let s = data.get(i);
+            assert_eq!((s.score, s.result), labels[i % labels.len()]);
+            assert_eq!(usize::from(s.bucket), arch.output_bucket(pos));
+            let side = pos.side_to_move();
+            let us = arch.active(side, features::pieces_of(pos));
+            let them = arch.active(!side, features::pieces_of(pos));
+            assert_eq!((s.us, s.them), (us.as_slice(), them.as_slice()));
+            assert_eq!(data.group(i), 7);
+        }
+        // Records, their offsets and groups: 12 bytes and 4 a row.
+        let rows: usize = (0..data.len()).map(|i| 2 * data.get(i).us.len()).sum();
+        assert_eq!(data.bytes(), 12 * data.len() + 2 * rows);
     }
-    assert_eq!(data.len(), positions.len());
-    for (i, pos) in positions.iter().enumerate() {
-        let s = data.get(i);
-        assert_eq!((s.score, s.result), labels[i % labels.len()]);
-        let side = pos.side_to_move();
-        let us = features::Arch::V1.active(side, features::pieces_of(pos));
-        let them = features::Arch::V1.active(!side, features::pieces_of(pos));
-        assert_eq!((s.us, s.them), (us.as_slice(), them.as_slice()));
-        assert_eq!(data.group(i), 7);
-    }
-    // Records, their offsets and groups: 12 bytes and 4 a row.
-    let rows: usize = (0..data.len()).map(|i| 2 * data.get(i).us.len()).sum();
-    assert_eq!(data.bytes(), 12 * data.len() + 2 * rows);
 }
 
 fn sorted(rows: &[u16]) -> Vec<u16> {
@@ -181,39 +186,46 @@ fn sorted(rows: &[u16]) -> Vec<u16> {
 
 #[test]
 fn mirrored_rows_are_the_mirrored_positions_rows() {
-    let (_, positions) = synthetic(500, 8, None);
-    let mut checked = 0;
-    for pos in &positions {
-        let mirrored = pos.mirror();
-        for side in Color::ALL {
-            let rows = features::Arch::V1.active(side, features::pieces_of(pos));
-            let expected = features::Arch::V1.active(side, features::pieces_of(&mirrored));
-            let got = mirror_rows(&rows);
-            assert_eq!(sorted(&got), sorted(&expected), "{}", pos.fen());
-            assert_eq!(mirror_rows(&got).as_slice(), rows.as_slice());
-            checked += 1;
+    let (_, positions) = synthetic(Arch::V1, 500, 8, None);
+    let mut room = [0; MAX_ACTIVE];
+    let mut back = [0; MAX_ACTIVE];
+    for arch in Arch::ALL {
+        let mut checked = 0;
+        for pos in &positions {
+            let mirrored = pos.mirror();
+            for side in Color::ALL {
+                let rows = arch.active(side, features::pieces_of(pos));
+                let expected = arch.active(side, features::pieces_of(&mirrored));
+                let got = arch.mirror_into(&rows, &mut room);
+                assert_eq!(sorted(got), sorted(&expected), "{arch} {}", pos.fen());
+                assert_eq!(arch.mirror_into(got, &mut back), rows.as_slice());
+                checked += 1;
+            }
         }
-    }
-    assert_eq!(checked, 1000);
+        assert_eq!(checked, 1000);
 
-    // Through the data set: an entry's mirror is the stored mirror's rows.
-    let pos = Position::from_fen(
-        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2B2C1/9/RNBAKA1NR b - - 0 1",
-    )
-    .expect("fen");
-    let mut data = Dataset::new();
-    data.push(&pos, 12, 1, 0, false);
-    data.push(&pos, 12, 1, 0, true);
-    let mut room = MirrorRows::default();
-    let computed = data.entry(Entry::new(0, true), &mut room);
-    let (us, them) = (sorted(computed.us), sorted(computed.them));
-    let stored = data.get(1);
-    assert_eq!(us, sorted(stored.us));
-    assert_eq!(them, sorted(stored.them));
-    assert_eq!((computed.score, computed.result), (12, 1));
-    assert_ne!(us, sorted(data.get(0).us), "the position is not symmetric");
-    // One sample per position however it is trained.
-    assert_eq!(entries(&[0], true).len(), 2);
+        // Through the data set: an entry's mirror is the stored mirror's
+        // rows (the position has its generals on the e-file, so it differs
+        // from its mirror in format 2 too).
+        let pos = Position::from_fen(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2B2C1/9/RNBAKA1NR b - - 0 1",
+        )
+        .expect("fen");
+        let mut data = Dataset::new(arch);
+        data.push(&pos, 12, 1, 0, false);
+        data.push(&pos, 12, 1, 0, true);
+        let mut room = MirrorRows::default();
+        let computed = data.entry(Entry::new(0, true), &mut room);
+        let (us, them) = (sorted(computed.us), sorted(computed.them));
+        let stored = data.get(1);
+        assert_eq!(us, sorted(stored.us));
+        assert_eq!(them, sorted(stored.them));
+        assert_eq!((computed.score, computed.result), (12, 1));
+        assert_eq!(computed.bucket, stored.bucket);
+        assert_ne!(us, sorted(data.get(0).us), "the position is not symmetric");
+        // One sample per position however it is trained.
+        assert_eq!(entries(&[0], true).len(), 2);
+    }
 }
 
 /// Runs `chariot-train train` on the sample chunk with `extra` options
@@ -242,23 +254,29 @@ fn train_file(dir: &Path, name: &str, extra: &[&str]) -> (Vec<u8>, String) {
 fn the_same_data_seed_and_threads_write_the_same_file() {
     let dir = std::env::temp_dir().join(format!("chariot-train-repro-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let (first, text) = train_file(&dir, "a.nnue", &["--threads", "2"]);
-    for line in [
-        "60 positions from 4 games",
-        "epoch   3",
-        "samples/s",
-        "quantisation error over the data",
-        "hand-written evaluation's loss",
-    ] {
-        assert!(text.contains(line), "no `{line}` in {text}");
+    for arch in ["v1", "v2"] {
+        let options = ["--threads", "2", "--arch", arch];
+        let (first, text) = train_file(&dir, "a.nnue", &options);
+        for line in [
+            "60 positions from 4 games",
+            "epoch   3",
+            "samples/s",
+            "quantisation error over the data",
+            "hand-written evaluation's loss",
+            &format!("Chariot NNUE {arch}"),
+        ] {
+            assert!(text.contains(line), "no `{line}` in {text}");
+        }
+        let net = engine::nnue::Network::from_bytes(&first).expect("loads");
+        assert_eq!(net.arch().to_string(), arch);
+        let (second, _) = train_file(&dir, "b.nnue", &options);
+        assert!(first == second, "{arch}: two runs wrote different networks");
+        // The portable kernels give the same bits as AVX2.
+        let (scalar, _) = train_file(&dir, "c.nnue", &[&options[..], &["--scalar"]].concat());
+        assert!(
+            first == scalar,
+            "{arch}: the portable kernels wrote another network"
+        );
     }
-    let (second, _) = train_file(&dir, "b.nnue", &["--threads", "2"]);
-    assert!(first == second, "two runs wrote different networks");
-    // The portable kernels give the same bits as AVX2.
-    let (scalar, _) = train_file(&dir, "c.nnue", &["--threads", "2", "--scalar"]);
-    assert!(
-        first == scalar,
-        "the portable kernels wrote another network"
-    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -4,9 +4,8 @@
 
 mod common;
 
-use engine::nnue::features::Arch;
-
-const TOTAL_INPUTS: usize = Arch::V1.inputs();
+use board::{Color, Piece, PieceKind, Square};
+use engine::nnue::features::{Arch, MAX_INPUTS, View};
 use rand_core::RngCore;
 use rand_pcg::Pcg64Mcg;
 use train::kernels::{self, Backend, Row};
@@ -207,26 +206,42 @@ fn row_sets_hold_what_was_inserted() {
     set.insert_rows(&rows);
     assert_eq!(set.iter().collect::<Vec<_>>(), vec![0, 63, 64, 700, 1259]);
     assert_eq!(set.len(), 5);
-    assert!(set.contains(1259) && !set.contains(1) && !set.contains(TOTAL_INPUTS));
+    assert!(set.contains(1259) && !set.contains(1) && !set.contains(MAX_INPUTS));
     let mut other = RowSet::default();
     other.insert_rows(&[1, 700]);
     set.union(&other);
     assert_eq!(set.len(), 6);
 }
 
-/// A start network with large output weights (so that many hidden units
-/// pass gradient) and one first-layer row outside the clip that no data
-/// touches: dense Adam clips it at the first step, so the sparse optimiser
-/// must too.
-fn start() -> (FloatNetwork, usize) {
-    let mut net = FloatNetwork::random(&mut Pcg64Mcg::new(21));
-    for w in net.out.iter_mut().flat_map(|half| half.iter_mut()) {
+/// A start network of `arch` with large output weights (so that many
+/// hidden units pass gradient) and one first-layer row outside the clip
+/// that no data touches: dense Adam clips it at the first step, so the
+/// sparse optimiser must too.
+fn start(arch: Arch) -> (FloatNetwork, usize) {
+    let mut net = FloatNetwork::random(arch, &mut Pcg64Mcg::new(21));
+    for w in net
+        .out
+        .iter_mut()
+        .flatten()
+        .flat_map(|half| half.iter_mut())
+    {
         *w *= 6.0;
     }
-    // Own advisor on a0: no advisor stands there, so no sample has the row.
-    let advisor_a0 = board::PieceKind::Advisor.index() * 90;
-    net.ft[advisor_a0][3] = 2.5;
-    (net, advisor_a0)
+    // Format 1: own advisor on a0, where no advisor stands. Format 2 has
+    // rows for legal squares only: an enemy soldier on the perspective's
+    // own back rank, which no 12-ply game reaches.
+    let a0 = Square::from_index(0).expect("a0");
+    let untouched = match arch {
+        Arch::V1 => PieceKind::Advisor.index() * 90,
+        Arch::V2 => arch.index(
+            Color::Red,
+            View::default(),
+            Piece::new(Color::Black, PieceKind::Pawn),
+            a0,
+        ),
+    };
+    net.ft[untouched][3] = 2.5;
+    (net, untouched)
 }
 
 /// Rows touched by some batch, then by none for at least one batch, then
@@ -245,7 +260,7 @@ fn replayed_rows(data: &Dataset, entries: &[Entry], batch: usize) -> usize {
             set
         })
         .collect();
-    (0..TOTAL_INPUTS)
+    (0..data.arch().inputs())
         .filter(|&r| {
             let seen: Vec<bool> = sets.iter().map(|s| s.contains(r)).collect();
             let first = seen.iter().position(|&x| x);
@@ -257,35 +272,37 @@ fn replayed_rows(data: &Dataset, entries: &[Entry], batch: usize) -> usize {
 
 #[test]
 fn sparse_training_gives_the_weights_of_dense_adam() {
-    let (data, _) = synthetic(48, 13, Some(12));
-    let all: Vec<usize> = (0..data.len()).collect();
-    let train_set = entries(&all, true);
-    let (net, outside) = start();
-    for threads in [1, 3] {
-        let cfg = Config {
-            batch_size: 8,
-            threads,
-            lambda: 0.2,
-            ..Config::default()
-        };
-        assert!(replayed_rows(&data, &train_set, cfg.batch_size) > 20);
-        let mut dense = Dense::new(net.clone(), threads, Backend::Scalar);
-        let mut sparse = Sparse::new(net.clone(), threads, Backend::detect()).expect("threads");
-        // The learning rate changes between epochs, as the schedule does.
-        for (epoch, lr) in [0.01f32, 0.01, 0.002].into_iter().enumerate() {
-            let mut order = train_set.clone();
-            order.rotate_left(epoch * 5);
-            let a = dense.epoch(&data, &order, &cfg, lr, |_, _| {});
-            let b = sparse.epoch(&data, &order, &cfg, lr, |_, _| {});
-            assert_same_bits(
-                dense.network(),
-                sparse.network(),
-                &format!("{threads} threads, epoch {}", epoch + 1),
-            );
-            // The loss is summed in another grouping: equal to rounding.
-            assert!((a - b).abs() <= 1e-9 * a.abs(), "loss {a} vs {b}");
+    for arch in Arch::ALL {
+        let (data, _) = synthetic(arch, 48, 13, Some(12));
+        let all: Vec<usize> = (0..data.len()).collect();
+        let train_set = entries(&all, true);
+        let (net, outside) = start(arch);
+        for threads in [1, 3] {
+            let cfg = Config {
+                batch_size: 8,
+                threads,
+                lambda: 0.2,
+                ..Config::default()
+            };
+            assert!(replayed_rows(&data, &train_set, cfg.batch_size) > 20);
+            let mut dense = Dense::new(net.clone(), threads, Backend::Scalar);
+            let mut sparse = Sparse::new(net.clone(), threads, Backend::detect()).expect("threads");
+            // The learning rate changes between epochs, as the schedule does.
+            for (epoch, lr) in [0.01f32, 0.01, 0.002].into_iter().enumerate() {
+                let mut order = train_set.clone();
+                order.rotate_left(epoch * 5);
+                let a = dense.epoch(&data, &order, &cfg, lr, |_, _| {});
+                let b = sparse.epoch(&data, &order, &cfg, lr, |_, _| {});
+                assert_same_bits(
+                    dense.network(),
+                    sparse.network(),
+                    &format!("{arch}, {threads} threads, epoch {}", epoch + 1),
+                );
+                // The loss is summed in another grouping: equal to rounding.
+                assert!((a - b).abs() <= 1e-9 * a.abs(), "loss {a} vs {b}");
+            }
+            assert!(sparse.network().ft[outside][3] <= WEIGHT_LIMIT);
+            assert_ne!(sparse.network(), &net, "training moved nothing");
         }
-        assert!(sparse.network().ft[outside][3] <= WEIGHT_LIMIT);
-        assert_ne!(sparse.network(), &net, "training moved nothing");
     }
 }

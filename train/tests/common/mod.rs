@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 use board::{Color, PieceKind, Position};
+use engine::nnue::features::Arch;
 use rand_core::RngCore;
 use rand_pcg::Pcg64Mcg;
 use train::{Dataset, FloatNetwork};
@@ -23,13 +24,20 @@ pub fn material(pos: &Position) -> i32 {
 }
 
 /// `n` positions from random legal games, labelled with their material
-/// balance (and its sign as the "result"). With `Some(plies)`, games last
+/// balance (and its sign as the "result"), encoded for `arch`. A capture
+/// is played a quarter of the time when there is one, so that the games
+/// reach every material bucket of format 2. With `Some(plies)`, games last
 /// at most that many plies and the positions of one game share a group;
 /// with `None`, games last up to 150 plies and each position is its own
 /// group.
-pub fn synthetic(n: usize, seed: u64, game_plies: Option<u32>) -> (Dataset, Vec<Position>) {
+pub fn synthetic(
+    arch: Arch,
+    n: usize,
+    seed: u64,
+    game_plies: Option<u32>,
+) -> (Dataset, Vec<Position>) {
     let mut rng = Pcg64Mcg::new(u128::from(seed) | 1);
-    let mut data = Dataset::new();
+    let mut data = Dataset::new(arch);
     let mut positions = Vec::new();
     let mut pos = Position::startpos();
     let mut game = 0u32;
@@ -40,8 +48,19 @@ pub fn synthetic(n: usize, seed: u64, game_plies: Option<u32>) -> (Dataset, Vec<
             game += 1;
             continue;
         }
-        let i = usize::try_from(rng.next_u64() % moves.len() as u64).unwrap_or(0);
-        pos.make_move(moves[i]);
+        let captures: Vec<_> = moves
+            .iter()
+            .copied()
+            .filter(|&m| pos.is_capture(m))
+            .collect();
+        let pick =
+            |rng: &mut Pcg64Mcg, n: usize| usize::try_from(rng.next_u64() % n as u64).unwrap_or(0);
+        let m = if !captures.is_empty() && rng.next_u32().is_multiple_of(4) {
+            captures[pick(&mut rng, captures.len())]
+        } else {
+            moves[pick(&mut rng, moves.len())]
+        };
+        pos.make_move(m);
         let m = material(&pos);
         let score = i16::try_from(m.clamp(-3000, 3000)).unwrap_or(0);
         let result = i8::try_from(m.signum()).unwrap_or(0);
@@ -60,7 +79,7 @@ pub fn synthetic(n: usize, seed: u64, game_plies: Option<u32>) -> (Dataset, Vec<
 pub fn bits(net: &FloatNetwork) -> Vec<u32> {
     net.rows()
         .flat_map(|row| row.iter())
-        .chain(std::iter::once(&net.out_bias))
+        .chain(&net.out_bias)
         .map(|x| x.to_bits())
         .collect()
 }
