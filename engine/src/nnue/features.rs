@@ -134,7 +134,7 @@ impl Arch {
     pub fn view(self, perspective: Color, own_king: Square) -> View {
         match self {
             Arch::V1 => View(v1::bucket(perspective, own_king)),
-            Arch::V2 => v2::view(perspective, own_king),
+            Arch::V2 => v2::view(own_king),
         }
     }
 

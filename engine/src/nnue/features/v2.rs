@@ -77,30 +77,48 @@ pub const INPUTS: usize = number_rows().1;
 
 const _: () = assert!(INPUTS == 689);
 
-/// The row of each relative colour, kind and relative square, in both
-/// views (`[0]` as seen, `[1]` mirrored), or [`NONE`].
-static ROWS: [[[[u16; Square::NUM]; PieceKind::NUM]; 2]; 2] = {
-    let plain = number_rows().0;
-    let mut both = [plain, plain];
+/// The row of each relative colour, kind and relative square in the
+/// unmirrored view, or [`NONE`]: the numbering.
+const PLAIN: [[[u16; Square::NUM]; PieceKind::NUM]; 2] = number_rows().0;
+
+/// The row of each piece on each absolute square, by perspective and view
+/// (`[0]` as seen, `[1]` mirrored), or [`NONE`]: the numbering with the
+/// relative colour, the rank flip and the mirroring folded in, so that
+/// the accumulator's updates find a row with one load.
+static INDEX: [[[[u16; Square::NUM]; Piece::NUM]; 2]; 2] = {
+    let mut table = [[[[NONE; Square::NUM]; Piece::NUM]; 2]; 2];
     let mut i = 0;
-    while i < PLACES {
-        let (rc, k, sq) = place(i);
-        both[1][rc][k][sq.index()] = plain[rc][k][sq.mirror().index()];
+    while i < 2 * 2 * Piece::NUM * Square::NUM {
+        let (persp, mirrored) = (
+            i / (2 * Piece::NUM * Square::NUM),
+            i / (Piece::NUM * Square::NUM) % 2,
+        );
+        let (Some(piece), Some(sq)) = (
+            Piece::from_index(i / Square::NUM % Piece::NUM),
+            Square::from_index(i % Square::NUM),
+        ) else {
+            panic!("indices below 14 and 90")
+        };
+        let perspective = if persp == 0 { Color::Red } else { Color::Black };
+        let rc = (piece.color() as usize != perspective as usize) as usize;
+        let rel = relative_square(perspective, sq);
+        let seen = if mirrored == 1 { rel.mirror() } else { rel };
+        table[persp][mirrored][piece.index()][sq.index()] =
+            PLAIN[rc][piece.kind().index()][seen.index()];
         i += 1;
     }
-    both
+    table
 };
 
 /// Each row's relative colour and kind (`rc × 7 + kind`) and relative
 /// square in the unmirrored view: the inverse of the numbering.
 static ROW_SQUARES: [(u8, u8); INPUTS] = {
-    let plain = number_rows().0;
     let mut inverse = [(0u8, 0u8); INPUTS];
     let mut block = 0;
     while block < 2 * PieceKind::NUM {
         let mut s = 0;
         while s < Square::NUM {
-            let row = plain[block / PieceKind::NUM][block % PieceKind::NUM][s];
+            let row = PLAIN[block / PieceKind::NUM][block % PieceKind::NUM][s];
             if row != NONE {
                 // block < 14 and s < 90.
                 #[allow(clippy::cast_possible_truncation)]
@@ -115,11 +133,12 @@ static ROW_SQUARES: [(u8, u8); INPUTS] = {
     inverse
 };
 
-/// The view of `perspective` whose general stands on `own_king`: mirrored
-/// on the f-file (relative files keep the absolute ones).
+/// The view of a perspective whose general stands on `own_king`: mirrored
+/// on the f-file. Relative squares keep the absolute files, so this holds
+/// for both perspectives.
 #[inline]
-pub fn view(perspective: Color, own_king: Square) -> View {
-    if relative_square(perspective, own_king).file().index() > 4 {
+pub fn view(own_king: Square) -> View {
+    if own_king.file().index() > 4 {
         View::MIRRORED
     } else {
         View::default()
@@ -131,9 +150,8 @@ pub fn view(perspective: Color, own_king: Square) -> View {
 /// has none).
 #[inline]
 pub fn index(perspective: Color, view: View, piece: Piece, sq: Square) -> usize {
-    let rc = usize::from(piece.color() != perspective);
-    let rel = relative_square(perspective, sq);
-    usize::from(ROWS[usize::from(view == View::MIRRORED)][rc][piece.kind().index()][rel.index()])
+    let mirrored = usize::from(view == View::MIRRORED);
+    usize::from(INDEX[perspective.index()][mirrored][piece.index()][sq.index()])
 }
 
 /// A row's piece, from the perspective's side (Red is its own colour),
@@ -165,7 +183,7 @@ pub fn mirror_into<'a>(rows: &[u16], out: &'a mut [u16; MAX_ACTIVE]) -> &'a [u16
     for (o, &row) in out.iter_mut().zip(rows) {
         *o = match row_square(usize::from(row)) {
             Some((p, sq)) if !canonical_d => {
-                ROWS[0][usize::from(p.color() != Color::Red)][p.kind().index()][sq.mirror().index()]
+                PLAIN[usize::from(p.color() != Color::Red)][p.kind().index()][sq.mirror().index()]
             }
             _ => row,
         };
@@ -195,7 +213,7 @@ mod tests {
                 for pi in 0..Piece::NUM {
                     let p = Piece::from_index(pi).expect("piece");
                     for sq in Square::all().filter(|&sq| p.can_stand_on(sq)) {
-                        if p == Piece::new(persp, PieceKind::King) && view(persp, sq) != v {
+                        if p == Piece::new(persp, PieceKind::King) && view(sq) != v {
                             continue;
                         }
                         let row = index(persp, v, p, sq);
@@ -243,9 +261,9 @@ mod tests {
         let king = Piece::new(Color::Red, PieceKind::King);
         assert!(index(Color::Red, View::default(), king, f0) >= INPUTS);
         assert!(index(Color::Red, View::MIRRORED, king, f0) < INPUTS);
-        assert_eq!(view(Color::Red, f0), View::MIRRORED);
+        assert_eq!(view(f0), View::MIRRORED);
         // Black's general on f9 is mirrored too (files are absolute).
         let f9 = Square::from_index(9 * 9 + 5).expect("f9");
-        assert_eq!(view(Color::Black, f9), View::MIRRORED);
+        assert_eq!(view(f9), View::MIRRORED);
     }
 }
