@@ -246,6 +246,31 @@ mod tests {
             [[6, 5, 7, 90, 90, 90, 55], [9, 5, 7, 90, 90, 90, 55]]
         );
         assert_eq!(row_square(INPUTS), None);
+        // The first row of each block, and a few rows, as docs/nnue.md §1
+        // lists them.
+        let first = |c: Color, k: PieceKind| {
+            (0..INPUTS)
+                .find(|&r| row_square(r).is_some_and(|(p, _)| p == Piece::new(c, k)))
+                .expect("a block")
+        };
+        let firsts = [Color::Red, Color::Black].map(|c| PieceKind::ALL.map(|k| first(c, k)));
+        assert_eq!(
+            firsts,
+            [
+                [0, 6, 11, 18, 108, 198, 288],
+                [343, 352, 357, 364, 454, 544, 634]
+            ]
+        );
+        let names = |rows: std::ops::Range<usize>| -> Vec<String> {
+            rows.map(|r| row_square(r).expect("a row").1.to_string())
+                .collect()
+        };
+        assert_eq!(names(0..3), ["d0", "e0", "d1"]);
+        assert_eq!(names(6..11), ["d0", "f0", "e1", "d2", "f2"]);
+        assert_eq!(
+            names(679..689),
+            ["a5", "c5", "e5", "g5", "i5", "a6", "c6", "e6", "g6", "i6"]
+        );
     }
 
     #[test]
