@@ -847,7 +847,7 @@ fn chariot_self_play() {
     assert!(out.contains("Finished 4 games"), "{out}");
 }
 
-/// A low strength level loses to full strength: skill 0 (300 nodes a
+/// A low strength level loses to full strength: skill 0 (1,000 nodes a
 /// move and a hot draw among its four best lines) against full strength at
 /// 20,000 nodes, four games from the balanced openings, scores at most one
 /// point, and every game is legal and ends without a fault.
