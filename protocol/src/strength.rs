@@ -13,15 +13,17 @@
 //! move the search sees losing more than the allowed loss (at skill 0
 //! less than half a horse), so it does not hang a chariot in one move
 //! (the engine's `Weakening`). From skill 12 up the budget alone weakens.
+//! The rules stay the engine's: a move that loses by rule while the best
+//! does not is never drawn.
 //!
 //! The steps are small on purpose, and measured (`docs/strength.md`,
 //! "Strength levels"). A first ladder with budgets growing by half a step
 //! from 300 nodes and a draw at every level (8 centipawns of temperature a
 //! step) spanned about 3,000 Elo, 400–800 between levels four apart: too
 //! steep for a GUI's slider, and too steep to measure (scores of 1–9 %).
-//! Even 12 centipawns of temperature over four lines cost 355 Elo at equal
-//! nodes, so the draw is kept to the levels that should play loosely. The rules stay the engine's: a move
-//! that loses by rule while the best does not is never drawn.
+//! With a draw at 12 centipawns over four lines skill 16 lost 355 Elo to
+//! full strength; with its smaller budget alone, 63. So the draw is kept
+//! to the levels that should play loosely.
 //!
 //! `UCI_Elo` maps onto the skill by the ladder measured in games
 //! (`docs/strength.md`, "Strength levels"), anchored on ElephantEye 3.31 at
