@@ -64,13 +64,14 @@ fn assert_mate(fen: &str, plies: i32) {
             "{fen}: a shorter mate exists"
         );
     }
-    // Seven plies of slack: the search prunes and reduces quiet moves at
+    // Eight plies of slack: the search prunes and reduces quiet moves at
     // low depth (futility, move-count and SEE pruning) and, since the root
     // is searched like any node, reduces late quiet root moves too, so the
-    // shortest mate may surface a few iterations after its nominal depth
-    // (the second mate in five plies below shows at depth 12); its score
-    // must then be exact.
-    let r = search(fen, depth(plies as u32 + 7));
+    // shortest mate may surface a few iterations after its nominal depth.
+    // How many depends on the network's ordering: the second mate in five
+    // plies below shows at depth 12 with chariot-3 and 13 with chariot-4
+    // (a mate in seven plies until then). Its score must then be exact.
+    let r = search(fen, depth(plies as u32 + 8));
     assert_eq!(r.score, Score::Mate(plies), "{fen}");
     assert_eq!(r.rule, None);
     let best = r.best.expect("a mating move");
