@@ -32,7 +32,8 @@ const ALLOC_ALIGN: usize = 16;
 /// kernels: tables this big or bigger start on such a boundary.
 const HUGE_PAGE: usize = 2 << 20;
 
-/// `len` buckets in zeroed memory, aligned to `align_of::<Bucket>()`.
+/// `len` buckets in zeroed memory, aligned to `align_of::<Bucket>()`, or
+/// to a huge page when they fill one or more (see the module doc).
 pub(super) struct Buckets {
     /// The block as allocated, and its layout, for freeing.
     block: NonNull<u8>,
@@ -140,7 +141,8 @@ mod tests {
     use super::*;
 
     /// Small tables start on a bucket boundary, big ones on a huge-page
-    /// boundary, and both read as empty buckets from end to end.
+    /// boundary, and the last bucket, the far end of the block the
+    /// alignment shifted, reads as an empty bucket.
     #[test]
     fn alignment_and_zeroes() {
         for len in [
