@@ -14,11 +14,12 @@
 //! writes the next ply's from the previous one in a single pass, and unmake
 //! is a pop. The type is 1 KiB of plain data, 64-byte aligned for SIMD.
 
-use board::{Color, Piece, PieceKind, Position, Square};
+use board::{Color, Move, Piece, PieceKind, Position, Square};
 
 use super::features::{self, HIDDEN, View};
 use super::network::Network;
 use super::simd::{self, Backend};
+use super::stack::Delta;
 
 /// The two perspectives' hidden layers (before the activation).
 ///
@@ -128,25 +129,61 @@ impl Accumulator {
             self.values = prev.values;
             return;
         };
-        let (from, to) = (m.from(), m.to());
         let arch = net.arch();
         for persp in Color::ALL {
             let v = arch.view(persp, pos.king_square(persp));
-            if moved == Piece::new(persp, PieceKind::King) && arch.view(persp, from) != v {
+            if moved == Piece::new(persp, PieceKind::King) && arch.view(persp, m.from()) != v {
                 self.refresh_side(net, pos, persp);
                 continue;
             }
-            let add = net.ft_row(arch.index(persp, v, moved, to));
-            let sub = net.ft_row(arch.index(persp, v, moved, from));
-            let out = &mut self.values[persp.index()];
-            let prev = &prev.values[persp.index()];
-            match state.captured {
-                Some(c) => {
-                    let cap = net.ft_row(arch.index(persp, v, c, to));
-                    simd::copy_update(backend, out, prev, add, &[sub, cap]);
-                }
-                None => simd::copy_update(backend, out, prev, add, &[sub]),
+            self.update_side(prev, net, persp, v, (moved, m, state.captured), backend);
+        }
+    }
+
+    /// Makes this accumulator the one of `prev` after `delta` (a null move
+    /// copies), both perspectives seen in `views`: the caller vouches that
+    /// the move changed neither side's view (a general that changes it
+    /// needs a refresh from its position). One fused pass a perspective.
+    pub fn update_by(
+        &mut self,
+        prev: &Accumulator,
+        net: &Network,
+        views: [View; 2],
+        delta: Delta,
+        backend: Backend,
+    ) {
+        let Some(change) = delta else {
+            self.values = prev.values;
+            return;
+        };
+        for persp in Color::ALL {
+            self.update_side(prev, net, persp, views[persp.index()], change, backend);
+        }
+    }
+
+    /// `persp`'s half of a copy-and-update by one move, `(moved, m,
+    /// captured)`, seen in `view`.
+    #[inline]
+    fn update_side(
+        &mut self,
+        prev: &Accumulator,
+        net: &Network,
+        persp: Color,
+        view: View,
+        (moved, m, captured): (Piece, Move, Option<Piece>),
+        backend: Backend,
+    ) {
+        let arch = net.arch();
+        let add = net.ft_row(arch.index(persp, view, moved, m.to()));
+        let sub = net.ft_row(arch.index(persp, view, moved, m.from()));
+        let out = &mut self.values[persp.index()];
+        let prev = &prev.values[persp.index()];
+        match captured {
+            Some(c) => {
+                let cap = net.ft_row(arch.index(persp, view, c, m.to()));
+                simd::copy_update(backend, out, prev, add, &[sub, cap]);
             }
+            None => simd::copy_update(backend, out, prev, add, &[sub]),
         }
     }
 

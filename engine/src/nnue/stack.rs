@@ -5,8 +5,11 @@
 //! (they take no static evaluation), null moves. So a make only records
 //! what changed (a `Delta`) and marks the new ply stale; the accumulator
 //! of a ply is brought up to date when that ply is evaluated, from the
-//! nearest ancestor that is, by replaying the recorded deltas. Unmake is a
-//! pop.
+//! nearest ancestor that is, by replaying the recorded deltas one ply at a
+//! time (each a fused copy-and-update, which leaves the plies in between
+//! fresh for their other children), or, where a general changed its side's
+//! view on the way, by applying them all to the top for the other side and
+//! refreshing the general's. Unmake is a pop.
 //!
 //! The slow twin is [`Accumulator::new`] (a refresh from the position):
 //! `tests` cross-checks the stack against it along random games with
@@ -20,7 +23,7 @@ use super::simd::Backend;
 
 /// What one ply changed: the piece that moved, the move and what it took.
 /// `None` for a null move (nothing changes).
-type Delta = Option<(Piece, Move, Option<Piece>)>;
+pub(super) type Delta = Option<(Piece, Move, Option<Piece>)>;
 
 /// Accumulators by ply from the search root, with the changes between
 /// them. Index 0 is the root.
@@ -104,24 +107,43 @@ impl AccumulatorStack {
             self.fresh[top] = true;
             return;
         };
-        let (below, above) = self.accs.split_at_mut(top);
-        let (prev, out) = (&below[base], &mut above[0]);
         // The common case, one ply: the position's own last move (or null
         // move) is that ply's change, and `update_from` copies and updates
         // in one pass.
         if top - base == 1 {
-            out.update_from(prev, net, pos, self.backend);
+            let (below, above) = self.accs.split_at_mut(top);
+            above[0].update_from(&below[base], net, pos, self.backend);
             self.fresh[top] = true;
             return;
         }
         let arch = net.arch();
+        let views = Color::ALL.map(|persp| arch.view(persp, pos.king_square(persp)));
+        let changes = self.deltas[base + 1..=top].iter().flatten();
+        let view_kept = |&(p, m, _): &(Piece, Move, Option<Piece>)| {
+            p.kind() != PieceKind::King
+                || arch.view(p.color(), m.from()) == views[p.color().index()]
+        };
+        if changes.clone().all(view_kept) {
+            // No general changed its side's view on the way: every ply
+            // from `base` up is one fused copy-and-update of the ply below
+            // it, and the plies in between become fresh for the siblings
+            // that will need them.
+            for i in base + 1..=top {
+                let (below, above) = self.accs.split_at_mut(i);
+                above[0].update_by(&below[i - 1], net, views, self.deltas[i], self.backend);
+                self.fresh[i] = true;
+            }
+            return;
+        }
+        let (below, above) = self.accs.split_at_mut(top);
+        let (prev, out) = (&below[base], &mut above[0]);
         for persp in Color::ALL {
             // A general whose move changed its side's view on the way (its
             // king bucket, its mirroring) changes every row of its side:
             // refresh that side from the position. If no move of it
             // starts in another view than the present one, it never left
             // this view, and every recorded change is one of this view.
-            let v = arch.view(persp, pos.king_square(persp));
+            let v = views[persp.index()];
             let own_king = Piece::new(persp, PieceKind::King);
             let changes = self.deltas[base + 1..=top].iter().flatten();
             if changes
