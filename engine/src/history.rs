@@ -39,13 +39,64 @@ impl PieceTo {
         }
     }
 
+    /// The continuation tables' index: dense over the points each piece
+    /// can stand on ([`STANDING`]).
+    #[inline]
     fn index(self) -> usize {
-        usize::from(self.piece) * Square::NUM + usize::from(self.to)
+        usize::from(
+            STANDING.index[usize::from(self.piece) % PIECES][usize::from(self.to) % Square::NUM],
+        )
     }
 }
 
+/// The (piece, point) pairs a piece can stand on, numbered densely: 692
+/// of the 1,260 pairs (advisors, elephants, generals and soldiers keep to
+/// their points), so a continuation table indexed by them is 0.96 MB
+/// instead of 3.2 MB, and the cache and the ageing between searches touch
+/// a third of the memory. Pairs no piece can stand on share one spare
+/// index, [`Standing::COUNT`], which no move ever reaches.
+struct Standing {
+    index: [[u16; Square::NUM]; PIECES],
+}
+
+impl Standing {
+    /// Standing pairs, plus the spare.
+    const COUNT: usize = 692;
+
+    const fn build() -> Standing {
+        let mut index = [[Standing::COUNT as u16; Square::NUM]; PIECES];
+        let mut next = 0;
+        let mut p = 0;
+        while p < PIECES {
+            let Some(piece) = board::Piece::from_index(p) else {
+                panic!("every piece index names a piece");
+            };
+            let mut sq = 0;
+            while sq < Square::NUM {
+                let Some(square) = Square::from_index(sq) else {
+                    panic!("every square index names a square");
+                };
+                if piece.can_stand_on(square) {
+                    index[p][sq] = next;
+                    next += 1;
+                }
+                sq += 1;
+            }
+            p += 1;
+        }
+        assert!(next as usize == Standing::COUNT, "692 standing pairs");
+        Standing { index }
+    }
+}
+
+static STANDING: Standing = Standing::build();
+
+/// Rows (and columns) of a continuation table: the standing pairs and the
+/// spare.
+const CONT_SIZE: usize = Standing::COUNT + 1;
+
 /// One continuation table: `[previous piece-to][this piece-to]`.
-type ContTable = [[i16; PIECES * Square::NUM]; PIECES * Square::NUM];
+type ContTable = [[i16; CONT_SIZE]; CONT_SIZE];
 
 /// The bonus (or malus) for a move at `depth`.
 pub fn stat_bonus(depth: i32) -> i32 {
@@ -90,9 +141,9 @@ pub struct QuietContext {
 }
 
 impl Histories {
-    /// Empty histories, boxed (the continuation table is a few megabytes).
+    /// Empty histories, boxed (the continuation table is about a megabyte).
     pub fn new_boxed() -> Box<Histories> {
-        let cont: Box<ContTable> = vec![[0i16; PIECES * Square::NUM]; PIECES * Square::NUM]
+        let cont: Box<ContTable> = vec![[0i16; CONT_SIZE]; CONT_SIZE]
             .into_boxed_slice()
             .try_into()
             .unwrap_or_else(|_| unreachable!("the vector has the table's length"));
@@ -205,6 +256,26 @@ mod tests {
         gravity(&mut big, -800);
         gravity(&mut small, -800);
         assert!(12_000 - i32::from(big) > -12_000 - i32::from(small));
+    }
+
+    /// The dense index numbers every standing pair once, below the spare,
+    /// and sends the rest to the spare.
+    #[test]
+    fn standing_pairs_are_numbered_densely() {
+        let mut seen = vec![false; Standing::COUNT];
+        for p in 0..PIECES {
+            let piece = board::Piece::from_index(p).expect("a piece");
+            for sq in Square::all() {
+                let i = PieceTo::new(p, sq).index();
+                if piece.can_stand_on(sq) {
+                    assert!(i < Standing::COUNT && !seen[i], "{piece} {sq}");
+                    seen[i] = true;
+                } else {
+                    assert_eq!(i, Standing::COUNT, "{piece} {sq}");
+                }
+            }
+        }
+        assert!(seen.iter().all(|&s| s));
     }
 
     #[test]
