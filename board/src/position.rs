@@ -29,7 +29,7 @@ pub const CHECKS_COUNTED: u8 = 10;
 ///
 /// Copied forward on make and popped on unmake: everything here is either
 /// carried over from the previous entry and adjusted (`key`, `rule60`,
-/// `checks`) or computed once by the make (`captured`, `in_check`).
+/// `checks`, `reversible`) or computed once by the make (`captured`, `in_check`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct State {
     /// Zobrist key of the position.
@@ -45,6 +45,10 @@ pub struct State {
     pub rule60: u16,
     /// Checks each side gave since the last capture (saturating).
     pub checks: ByColor<u8>,
+    /// Plies since the last capture, null move or the setup (saturating):
+    /// how far back an earlier occurrence of this position can lie, so
+    /// that the repetition test reads only those entries.
+    pub reversible: u16,
 }
 
 /// A legal xiangqi position with its game history since the setup.
@@ -142,6 +146,7 @@ impl Position {
                 in_check: false,
                 rule60: setup.rule60,
                 checks: ByColor::default(),
+                reversible: 0,
             },
             history: Vec::new(),
         };
@@ -527,7 +532,9 @@ impl Position {
         if captured.is_some() {
             self.state.rule60 = 0;
             self.state.checks = ByColor::default();
+            self.state.reversible = 0;
         } else {
+            self.state.reversible = self.state.reversible.saturating_add(1);
             // Rules §4.4: checks past the tenth of a side, and the replies to
             // them, do not advance the counter.
             let exempt = if gives_check {
@@ -627,6 +634,7 @@ impl Position {
         self.state.last_move = None;
         self.state.captured = None;
         self.state.in_check = false;
+        self.state.reversible = 0;
     }
 
     /// Passes the move to look at the position with the other side to

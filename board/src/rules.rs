@@ -334,9 +334,12 @@ impl Position {
         let n = hist.len();
         let mut occurrences = 0;
         // Position `k` may be compared as long as no move after it captured
-        // or was a null move: the state after each such move marks the edge.
-        for (back, s) in (1..).zip(hist.iter().rev()) {
-            if s.key == now.key && back >= 4 && back % 2 == 0 {
+        // or was a null move: the state after each such move marks the edge,
+        // `now.reversible` plies back. The same side is to move an even
+        // number of plies back, and a position cannot recur within 4.
+        let edge = usize::from(now.reversible).min(n);
+        for back in (4..=edge).step_by(2) {
+            if hist[n - back].key == now.key {
                 let k = n - back;
                 occurrences += 1;
                 if occurrences == 2 || back < plies_from_root {
@@ -348,9 +351,6 @@ impl Position {
                         return (Some(verdict), true);
                     }
                 }
-            }
-            if s.captured.is_some() || s.last_move.is_none() {
-                break;
             }
         }
         (None, occurrences > 0)

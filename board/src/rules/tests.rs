@@ -158,3 +158,80 @@ fn verdicts_as_outcomes() {
     assert_eq!(Verdict::Draw(Reason::MoveLimit).reason(), Reason::MoveLimit);
     assert_eq!(Reason::MutualPerpetual.to_string(), "mutual perpetual");
 }
+
+/// The repetition look-back before it read `State::reversible`: every
+/// entry back to the last capture or null move, one at a time. The slow
+/// twin of [`Position::repetition_verdict`]'s occurrences.
+fn earlier_occurrences_slow(pos: &Position) -> Vec<usize> {
+    let now = pos.state();
+    if now.captured.is_some() || now.last_move.is_none() {
+        return Vec::new();
+    }
+    let hist = pos.history();
+    let n = hist.len();
+    let mut found = Vec::new();
+    for (back, s) in (1..).zip(hist.iter().rev()) {
+        if s.key == now.key && back >= 4 && back % 2 == 0 {
+            found.push(n - back);
+        }
+        if s.captured.is_some() || s.last_move.is_none() {
+            break;
+        }
+    }
+    found
+}
+
+/// Random games that shuffle back and forth (so positions recur), with
+/// captures and null moves: at every ply the window the fast look-back
+/// reads (`reversible` plies, every second one from the fourth) finds the
+/// same earlier occurrences as the slow walk, and the verdicts agree with
+/// a count of them.
+#[test]
+fn the_look_back_window_matches_a_walk_over_the_history() {
+    use rand::{Rng as _, SeedableRng as _};
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(5);
+    let mut recurrences = 0;
+    for _game in 0..60 {
+        let mut pos = Position::startpos();
+        for _ply in 0..200 {
+            if pos.outcome() != Outcome::Ongoing {
+                break;
+            }
+            let moves = pos.legal_moves();
+            // Undo the move made two plies ago when it is legal, half the
+            // time: the back-and-forth that repeats positions.
+            let back = pos
+                .history()
+                .last()
+                .and_then(|s| s.last_move)
+                .and_then(|ours| crate::Move::new(ours.to(), ours.from()));
+            let m = match back {
+                Some(m) if rng.gen_range(0..2) == 0 && moves.contains(&m) => m,
+                _ => moves[rng.gen_range(0..moves.len())],
+            };
+            if !pos.in_check() && rng.gen_range(0..30) == 0 {
+                pos.make_null_move();
+            } else {
+                pos.make_move(m);
+            }
+            let slow = earlier_occurrences_slow(&pos);
+            let now = pos.state();
+            let n = pos.history().len();
+            let edge = usize::from(now.reversible).min(n);
+            let fast: Vec<usize> = if now.captured.is_some() || now.last_move.is_none() {
+                Vec::new()
+            } else {
+                (4..=edge)
+                    .step_by(2)
+                    .filter(|&b| pos.history()[n - b].key == now.key)
+                    .map(|b| n - b)
+                    .collect()
+            };
+            assert_eq!(fast, slow, "{}", pos.fen());
+            recurrences += usize::from(!slow.is_empty());
+            let (_, repeated) = pos.repetition_verdict(1000);
+            assert_eq!(repeated, !slow.is_empty());
+        }
+    }
+    assert!(recurrences > 100, "{recurrences}");
+}
