@@ -126,6 +126,8 @@ class EngineSpec:
     proto: str
     options: dict
     cwd: str | None = None
+    # (base s, increment s) for time odds; None plays the match's --tc.
+    tc: tuple | None = None
 
     @classmethod
     def parse(cls, tokens: list) -> EngineSpec:
@@ -138,7 +140,7 @@ class EngineSpec:
             key, value = tok.split("=", 1)
             if key.startswith(("opt.", "option.")):
                 options[key.split(".", 1)[1]] = value
-            elif key in ("name", "cmd", "proto", "dir"):
+            elif key in ("name", "cmd", "proto", "dir", "tc"):
                 kv[key] = value
             else:
                 raise ValueError(f"unknown engine key {key!r}")
@@ -149,7 +151,29 @@ class EngineSpec:
             raise ValueError(f"proto must be one of {PROTOCOLS}, not {proto!r}")
         cmd = shlex.split(kv["cmd"])
         name = kv.get("name", os.path.basename(cmd[0]))
-        return cls(name, cmd, proto, options, kv.get("dir"))
+        tc = parse_tc(kv["tc"]) if "tc" in kv else None
+        return cls(name, cmd, proto, options, kv.get("dir"), tc)
+
+
+def parse_tc(text: str) -> tuple:
+    """`BASE+INC` in seconds (`+INC` optional) as (base, inc)."""
+    base_s, inc_s = (text.split("+", 1) + ["0"])[:2]
+    try:
+        base, inc = float(base_s), float(inc_s)
+    except ValueError:
+        raise ValueError(f"bad time control {text!r} (want BASE+INC in seconds)") from None
+    if not (base > 0 and inc >= 0):
+        raise ValueError(f"bad time control {text!r} (want BASE > 0, INC >= 0)")
+    return base, inc
+
+
+class Clocks(dict):
+    """Seconds left by side (`w`, `b`), with each side's increment in
+    `inc`: equal unless an engine has its own `tc=` (time odds)."""
+
+    def __init__(self, base: dict, inc: dict):
+        super().__init__(base)
+        self.inc = dict(inc)
 
 
 class EngineDied(Exception):
@@ -689,16 +713,19 @@ class Settings:
 
 
 def go_line(engine: Engine, clocks: dict, side: str, inc: float) -> str:
-    """The `go` command for `side` with the current clocks."""
+    """The `go` command for `side` with the current clocks (and each side's
+    own increment where `clocks` carries them, else `inc` for both)."""
+    incs = getattr(clocks, "inc", None) or {"w": inc, "b": inc}
     if engine.spec.proto == "ucci":
         # UCCI engines without `usemillisec` read whole seconds; a clock is
         # sent as at least 1, since some engines read `time 0` as no clock.
         scale = 1000 if engine.millis else 1
         mine, theirs = (max(int(clocks[s] * scale), 1) for s in (side, other(side)))
-        incr = int(inc * scale)
-        return f"go time {mine} increment {incr} opptime {theirs} oppincrement {incr}"
+        incr, oppincr = (int(incs[s] * scale) for s in (side, other(side)))
+        return f"go time {mine} increment {incr} opptime {theirs} oppincrement {oppincr}"
     red, black = (max(int(clocks[s] * 1000), 1) for s in ("w", "b"))
-    return f"go wtime {red} btime {black} winc {int(inc * 1000)} binc {int(inc * 1000)}"
+    winc, binc = (int(incs[s] * 1000) for s in ("w", "b"))
+    return f"go wtime {red} btime {black} winc {winc} binc {binc}"
 
 
 def position_line(engine: Engine, referee: Referee) -> str:
@@ -738,7 +765,8 @@ def play_game(
     """Play one game to the referee's verdict."""
     driver = driver or Driver()
     engines = {"w": red, "b": black}
-    clocks = {"w": settings.base, "b": settings.base}
+    own = {s: e.spec.tc or (settings.base, settings.increment) for s, e in engines.items()}
+    clocks = Clocks({s: own[s][0] for s in own}, {s: own[s][1] for s in own})
     referee = Referee(fen, settings.max_plies)
     comments: list = []
     scores: list = []  # (side, score, score_text) per ply
@@ -777,7 +805,7 @@ def play_game(
             eng.fault("time forfeit")
             verdict = Verdict(win_for(other(stm)), "time forfeit", loser=stm)
             break
-        clocks[stm] = max(clocks[stm] - res.elapsed, 0.0) + settings.increment
+        clocks[stm] = max(clocks[stm] - res.elapsed, 0.0) + clocks.inc[stm]
         if res.move is None:
             if referee.draw_claim_valid():
                 eng.fault("draw claim accepted")
@@ -814,6 +842,10 @@ def play_game(
     )
     if verdict.loser:
         rec.loser_name = engines[verdict.loser].spec.name
+    if red.spec.tc or black.spec.tc:
+        # Time odds: each side's own clock (`TimeControl` is the match's).
+        for tag, side in (("RedTimeControl", "w"), ("BlackTimeControl", "b")):
+            rec.tags.append((tag, f"{own[side][0]:g}+{own[side][1]:g}"))
     if verdict.cycle:
         rec.cycle = verdict.cycle
         rec.cycle_note = cycle_note(verdict, scores, referee)
@@ -1098,6 +1130,29 @@ def late_stray_is_settled() -> bool:
         eng.quit()
 
 
+def time_odds_reach_the_go_lines() -> bool:
+    """An engine's own `tc=` (time odds) reaches both dialects' `go` lines:
+    its clock and increment as its own, the other side's as the opponent's."""
+    fast = Engine(EngineSpec.parse(["name=a", "cmd=true", "proto=ucci", "tc=5+0.05"]))
+    slow = Engine(EngineSpec.parse(["name=b", "cmd=true", "proto=uci", "tc=40+0.4"]))
+    fast.millis = True
+    clocks = Clocks({"w": 5.0, "b": 40.0}, {"w": 0.05, "b": 0.4})
+    ucci = go_line(fast, clocks, "w", 0.0)
+    uci = go_line(slow, clocks, "b", 0.0)
+    even = go_line(fast, {"w": 5.0, "b": 5.0}, "w", 0.05)
+    try:
+        EngineSpec.parse(["cmd=true", "tc=fast"])
+        bad_refused = False
+    except ValueError:
+        bad_refused = True
+    return (
+        ucci == "go time 5000 increment 50 opptime 40000 oppincrement 400"
+        and uci == "go wtime 5000 btime 40000 winc 50 binc 400"
+        and even == "go time 5000 increment 50 opptime 5000 oppincrement 50"
+        and bad_refused
+    )
+
+
 def self_test() -> int:
     """Check the referee and the notation on known positions; 0 if all pass.
 
@@ -1158,7 +1213,10 @@ def self_test() -> int:
     late = late_stray_is_settled()
     print(f"{'ok  ' if late else 'FAIL'} a crossed stop answered late is not read as the next search's line")
     failures += not late
-    print(f"{len(cases) + 2 - failures} passed, {failures} failed")
+    odds = time_odds_reach_the_go_lines()
+    print(f"{'ok  ' if odds else 'FAIL'} time odds: each side's own clock and increment in the go lines")
+    failures += not odds
+    print(f"{len(cases) + 3 - failures} passed, {failures} failed")
     return 1 if failures else 0
 
 
@@ -1166,7 +1224,8 @@ def parse_args(argv: list) -> argparse.Namespace:
     """Command-line options."""
     ap = argparse.ArgumentParser(
         description="Xiangqi match runner refereed by pyffish (Fairy-Stockfish rules).",
-        epilog="Engine tokens: name=NAME cmd='PATH ARGS' proto=ucci|uci|uci-fairy [dir=CWD] [opt.KEY=VALUE ...]",
+        epilog="Engine tokens: name=NAME cmd='PATH ARGS' proto=ucci|uci|uci-fairy [dir=CWD] "
+        "[tc=BASE+INC (this engine's own clock: time odds)] [opt.KEY=VALUE ...]",
     )
     ap.add_argument("--self-test", action="store_true", help="check the referee on known positions and exit")
     ap.add_argument(
@@ -1221,7 +1280,10 @@ def main(argv: list | None = None) -> int:
     specs = {}
     names = []
     for tokens in args.engine:
-        spec = EngineSpec.parse(tokens)
+        try:
+            spec = EngineSpec.parse(tokens)
+        except ValueError as e:
+            raise SystemExit(f"refmatch: {e}") from None
         if spec.name in specs:
             raise SystemExit(f"refmatch: two engines named {spec.name!r}")
         specs[spec.name] = spec
