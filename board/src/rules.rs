@@ -337,10 +337,13 @@ impl Position {
         // or was a null move: the state after each such move marks the edge,
         // `now.reversible` plies back. The same side is to move an even
         // number of plies back, and a position cannot recur within 4.
+        // (A plain loop: `(4..=edge).step_by(2)` compiled to several times
+        // the instructions, and this runs at every node.)
         let edge = usize::from(now.reversible).min(n);
-        for back in (4..=edge).step_by(2) {
-            if hist[n - back].key == now.key {
-                let k = n - back;
+        let mut back = 4;
+        while back <= edge {
+            let k = n - back;
+            if hist[k].key == now.key {
                 occurrences += 1;
                 if occurrences == 2 || back < plies_from_root {
                     let verdict = self.judge_cycle(k);
@@ -352,6 +355,7 @@ impl Position {
                     }
                 }
             }
+            back += 2;
         }
         (None, occurrences > 0)
     }
