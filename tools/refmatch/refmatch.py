@@ -1289,10 +1289,9 @@ def main(argv: list | None = None) -> int:
         specs[spec.name] = spec
         names.append(spec.name)
     try:
-        base_s, inc_s = (args.tc.split("+", 1) + ["0"])[:2]
-        base, inc = float(base_s), float(inc_s)
-    except ValueError:
-        raise SystemExit(f"refmatch: bad --tc {args.tc!r} (want BASE+INC in seconds)") from None
+        base, inc = parse_tc(args.tc)
+    except ValueError as e:
+        raise SystemExit(f"refmatch: --tc: {e}") from None
     openings = load_openings(args.openings)
     with open(args.log, "w", encoding="utf-8") if args.log else contextlib.nullcontext() as log_fh:
         return run_match(args, specs, names, base, inc, openings, log_fh)

@@ -14,12 +14,12 @@
 //! writes the next ply's from the previous one in a single pass, and unmake
 //! is a pop. The type is 1 KiB of plain data, 64-byte aligned for SIMD.
 
-use board::{Color, Move, Piece, PieceKind, Position, Square};
+use board::{Color, Piece, PieceKind, Position, Square};
 
 use super::features::{self, HIDDEN, View};
 use super::network::Network;
 use super::simd::{self, Backend};
-use super::stack::Delta;
+use super::stack::{Change, Delta};
 
 /// The two perspectives' hidden layers (before the activation).
 ///
@@ -170,7 +170,7 @@ impl Accumulator {
         net: &Network,
         persp: Color,
         view: View,
-        (moved, m, captured): (Piece, Move, Option<Piece>),
+        (moved, m, captured): Change,
         backend: Backend,
     ) {
         let arch = net.arch();

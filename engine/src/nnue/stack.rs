@@ -21,9 +21,11 @@ use super::accumulator::Accumulator;
 use super::network::Network;
 use super::simd::Backend;
 
-/// What one ply changed: the piece that moved, the move and what it took.
-/// `None` for a null move (nothing changes).
-pub(super) type Delta = Option<(Piece, Move, Option<Piece>)>;
+/// What one move changed: the piece that moved, the move and what it took.
+pub(super) type Change = (Piece, Move, Option<Piece>);
+
+/// What one ply changed: `None` for a null move (nothing changes).
+pub(super) type Delta = Option<Change>;
 
 /// Accumulators by ply from the search root, with the changes between
 /// them. Index 0 is the root.
@@ -119,7 +121,7 @@ impl AccumulatorStack {
         let arch = net.arch();
         let views = Color::ALL.map(|persp| arch.view(persp, pos.king_square(persp)));
         let changes = self.deltas[base + 1..=top].iter().flatten();
-        let view_kept = |&(p, m, _): &(Piece, Move, Option<Piece>)| {
+        let view_kept = |&(p, m, _): &Change| {
             p.kind() != PieceKind::King
                 || arch.view(p.color(), m.from()) == views[p.color().index()]
         };
