@@ -255,6 +255,8 @@ pub enum EngineError {
     /// The hash size is zero, too large for the address space, or could
     /// not be allocated.
     HashSize(usize),
+    /// The same, for a size asked for in KiB ([`Engine::set_hash_kib`]).
+    HashSizeKib(usize),
     /// A thread count of 0 or above [`MAX_THREADS`].
     ThreadCount(usize),
     /// The system refused to create more threads: `running` of the
@@ -271,6 +273,9 @@ impl fmt::Display for EngineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             EngineError::HashSize(mb) => write!(f, "cannot allocate a {mb} MB hash table"),
+            EngineError::HashSizeKib(kib) => {
+                write!(f, "cannot allocate a {kib} KiB hash table")
+            }
             EngineError::ThreadCount(n) => {
                 write!(f, "{n} is not a thread count between 1 and {MAX_THREADS}")
             }
@@ -362,23 +367,39 @@ impl Engine {
         if mb == 0 || mb > MAX_HASH_MB {
             return Err(EngineError::HashSize(mb));
         }
+        self.set_hash_kib(mb * 1024)
+            .map_err(|_| EngineError::HashSize(mb))
+    }
+
+    /// Resizes the table to `kib` KiB, as [`Engine::set_hash_mb`] does:
+    /// the table experiments crowd the table by its size, below the 1 MB
+    /// the `Hash` option allows.
+    ///
+    /// # Errors
+    /// [`EngineError::HashSizeKib`] for 0 KiB, more than
+    /// [`MAX_HASH_MB`] or a size the system cannot give, as for
+    /// [`Engine::set_hash_mb`].
+    pub fn set_hash_kib(&mut self, kib: usize) -> Result<(), EngineError> {
+        if kib == 0 || kib > MAX_HASH_MB * 1024 {
+            return Err(EngineError::HashSizeKib(kib));
+        }
         self.wait();
-        let old_mb = self.tt.size_mb();
+        let old_kib = self.tt.size_kib();
         let policy = self.tt.policy();
-        // A 1 MB stand-in, so that the old table's memory is returned
-        // before the new one is asked for.
-        if let Some(small) = TranspositionTable::try_new(1, policy) {
+        // A one-bucket stand-in, so that the old table's memory is
+        // returned before the new one is asked for.
+        if let Some(small) = TranspositionTable::try_new_kib(1, policy) {
             self.tt = Arc::new(small);
         }
         self.tt_fresh = true;
-        if let Some(tt) = TranspositionTable::try_new(mb, policy) {
+        if let Some(tt) = TranspositionTable::try_new_kib(kib, policy) {
             self.tt = Arc::new(tt);
             return Ok(());
         }
-        if let Some(tt) = TranspositionTable::try_new(old_mb, policy) {
+        if let Some(tt) = TranspositionTable::try_new_kib(old_kib, policy) {
             self.tt = Arc::new(tt);
         }
-        Err(EngineError::HashSize(mb))
+        Err(EngineError::HashSizeKib(kib))
     }
 
     /// Runs the next searches as a measurement (`Some`), or as play
@@ -392,8 +413,9 @@ impl Engine {
         self.wait();
         let policy = experiment.map_or(TtPolicy::TwoTier, |e| e.policy);
         if policy != self.tt.policy() {
-            let mb = self.tt.size_mb();
-            let tt = TranspositionTable::try_new(mb, policy).ok_or(EngineError::HashSize(mb))?;
+            let kib = self.tt.size_kib();
+            let tt = TranspositionTable::try_new_kib(kib, policy)
+                .ok_or(EngineError::HashSizeKib(kib))?;
             self.tt = Arc::new(tt);
             self.tt_fresh = true;
         }
@@ -408,9 +430,14 @@ impl Engine {
         self.stats
     }
 
-    /// The table size in MB.
+    /// The table size in MB (0 for a table below 1 MB).
     pub fn hash_mb(&self) -> usize {
         self.tt.size_mb()
+    }
+
+    /// The table size in KiB.
+    pub fn hash_kib(&self) -> usize {
+        self.tt.size_kib()
     }
 
     /// Sets the number of search threads (Lazy SMP), creating or ending

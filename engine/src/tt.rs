@@ -384,8 +384,19 @@ impl TranspositionTable {
         if mb > MAX_HASH_MB {
             return None;
         }
-        let bytes = mb.checked_mul(1 << 20)?;
-        let buckets = bytes / BUCKET_BYTES;
+        TranspositionTable::try_new_kib(mb.checked_mul(1024)?, policy)
+    }
+
+    /// A table of `kib` KiB, rounded down to a power of two of buckets:
+    /// the table experiments crowd a table by making it small rather than
+    /// by searching long, so they need sizes below the 1 MB `Hash` allows.
+    /// `None` for less than one bucket, more than [`MAX_HASH_MB`], or a
+    /// size that cannot be allocated.
+    pub fn try_new_kib(kib: usize, policy: TtPolicy) -> Option<TranspositionTable> {
+        if kib > MAX_HASH_MB * 1024 {
+            return None;
+        }
+        let buckets = kib.checked_mul(1024)? / BUCKET_BYTES;
         if buckets == 0 {
             return None;
         }
@@ -399,9 +410,15 @@ impl TranspositionTable {
     }
 
     /// The size allocated, in MB: the size asked for rounded down to a
-    /// power of two of buckets (so 100 MB gives 64).
+    /// power of two of buckets (so 100 MB gives 64; a table below 1 MB
+    /// gives 0).
     pub fn size_mb(&self) -> usize {
-        (self.buckets.len() * BUCKET_BYTES) >> 20
+        self.size_kib() >> 10
+    }
+
+    /// The size allocated, in KiB.
+    pub fn size_kib(&self) -> usize {
+        (self.buckets.len() * BUCKET_BYTES) >> 10
     }
 
     /// Number of buckets.

@@ -35,6 +35,8 @@ pub const DEFAULT_NETWORK: &str = "<builtin>";
 pub enum Action {
     /// Resize the hash table to this many MB.
     ResizeHash(usize),
+    /// Resize the hash table to this many KiB (`TT Size KiB`).
+    ResizeHashKib(usize),
     /// Use this many search threads.
     SetThreads(usize),
     /// Clear the table and histories (`newgame`, `Clear Hash`).
@@ -106,6 +108,10 @@ pub struct Options {
     pub tt_policy: engine::TtPolicy,
     /// `TT Store QS` (an experiment): quiescence results go to the table.
     pub tt_store_qs: bool,
+    /// `TT Size KiB` (an experiment): the table's size in KiB, which wins
+    /// over `Hash` while it is not 0, so that a table can be crowded below
+    /// the 1 MB `Hash` allows.
+    pub tt_size_kib: usize,
 }
 
 impl Default for Options {
@@ -129,6 +135,7 @@ impl Default for Options {
             strength: StrengthOptions::default(),
             tt_policy: engine::TtPolicy::TwoTier,
             tt_store_qs: true,
+            tt_size_kib: 0,
         }
     }
 }
@@ -385,9 +392,24 @@ impl Options {
         };
         let n_usize = usize::try_from(n).unwrap_or(usize::MAX);
         match spec.id {
+            Id::Hash if self.tt_size_kib != 0 => {
+                self.hash_mb = n_usize;
+                applied.diagnostics.push(format!(
+                    "option {}: {n} MB kept for later; the table stays at {} KiB while ttsizekib is set",
+                    spec.ucci, self.tt_size_kib
+                ));
+            }
             Id::Hash => {
                 self.hash_mb = n_usize;
                 applied.action = Some(Action::ResizeHash(n_usize));
+            }
+            Id::TtSizeKib => {
+                self.tt_size_kib = n_usize;
+                applied.action = Some(if n_usize == 0 {
+                    Action::ResizeHash(self.hash_mb)
+                } else {
+                    Action::ResizeHashKib(n_usize)
+                });
             }
             Id::Threads => {
                 self.threads = n_usize;

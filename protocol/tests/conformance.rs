@@ -591,6 +591,26 @@ fn extra_impossible_hash_is_refused() {
 }
 
 #[test]
+fn extra_table_below_a_megabyte_for_experiments() {
+    let mut e = Engine::ucci();
+    // 300 KiB is rounded down to 256; 64 GiB is refused, 256 KiB kept.
+    e.send_all(&["setoption ttsizekib 300", "setoption ttsizekib 67108864"]);
+    let before = e.sync();
+    assert_eq!(before.len(), 2, "{before:?}");
+    assert_eq!(
+        before[0],
+        "info string table size 300 KiB: 256 KiB allocated"
+    );
+    assert!(
+        before[1].starts_with("info string table size 67108864 KiB refused")
+            && before[1].ends_with("keeping 256 KiB"),
+        "{before:?}"
+    );
+    e.send("go depth 4");
+    bestmove_of(&mut e, None, &[]);
+}
+
+#[test]
 fn extra_unknown_command_one_diagnostic() {
     let mut e = Engine::ucci();
     e.send("frobnicate the board");

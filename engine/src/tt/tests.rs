@@ -167,6 +167,22 @@ fn a_new_table_is_empty_and_usable_everywhere() {
 }
 
 #[test]
+fn a_table_can_be_smaller_than_a_megabyte() {
+    let t = TranspositionTable::try_new_kib(256, TtPolicy::TwoTier).expect("256 KiB");
+    assert_eq!(t.buckets(), 256 * 1024 / BUCKET_BYTES);
+    assert_eq!((t.size_kib(), t.size_mb()), (256, 0));
+    // Rounded down to a power of two of buckets, as in MB.
+    let t = TranspositionTable::try_new_kib(300, TtPolicy::Bucket).expect("300 KiB");
+    assert_eq!((t.size_kib(), t.policy()), (256, TtPolicy::Bucket));
+    let t = TranspositionTable::try_new_kib(1, TtPolicy::TwoTier).expect("1 KiB");
+    assert_eq!(t.buckets(), 1024 / BUCKET_BYTES);
+    t.store(K1, 0, None, 9, 2, Bound::Lower);
+    assert_eq!(entry(&t, K1, 0).map(|e| e.score), Some(9));
+    assert!(TranspositionTable::try_new_kib(0, TtPolicy::TwoTier).is_none());
+    assert!(TranspositionTable::try_new_kib(MAX_HASH_MB * 1024 + 1, TtPolicy::TwoTier).is_none());
+}
+
+#[test]
 fn a_huge_table_is_built_without_touching_its_pages() {
     // 16 GB of lazily zeroed pages: fast, and no real memory used until
     // written. Skipped where the system will not map that much.

@@ -36,6 +36,7 @@ pub(super) enum Id {
     Idle,
     TtPolicy,
     TtStoreQs,
+    TtSizeKib,
 }
 
 /// An option's type with its default and range.
@@ -281,6 +282,17 @@ pub(super) const SPECS: &[Spec] = &[
         uci: Some("TT Store QS"),
         uci_only: false,
         kind: Kind::Check(true),
+    },
+    Spec {
+        id: Id::TtSizeKib,
+        ucci: "ttsizekib",
+        uci: Some("TT Size KiB"),
+        uci_only: false,
+        kind: Kind::Spin {
+            default: 0,
+            min: 0,
+            max: (engine::MAX_HASH_MB * 1024) as u64,
+        },
     },
     Spec {
         id: Id::NewGame,

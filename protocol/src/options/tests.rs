@@ -235,3 +235,21 @@ fn table_experiments_are_options() {
     o.set(Dialect::Uci, "TT Store QS", Some("true"));
     assert_eq!(o.experiment(), None, "back to play");
 }
+
+#[test]
+fn a_table_below_one_megabyte_is_an_experiment_option_that_wins_over_hash() {
+    let mut o = Options::default();
+    let a = o.set(Dialect::Uci, "TT Size KiB", Some("256"));
+    assert_eq!(a.action, Some(Action::ResizeHashKib(256)));
+    assert_eq!(o.experiment(), None, "a size alone still plays");
+    // Hash is kept for later, not applied, while the KiB size is set.
+    let a = o.set(Dialect::Uci, "Hash", Some("64"));
+    assert_eq!(a.action, None);
+    assert_eq!(a.diagnostics.len(), 1);
+    assert_eq!(o.hash_mb, 64);
+    // Back to 0: the table takes Hash's size again.
+    let a = o.set(Dialect::Ucci, "ttsizekib", Some("0"));
+    assert_eq!(a.action, Some(Action::ResizeHash(64)));
+    let a = o.set(Dialect::Uci, "TT Size KiB", Some("lots"));
+    assert_eq!((a.action, a.diagnostics.len()), (None, 1));
+}

@@ -42,6 +42,7 @@ impl Session {
 
     pub(super) fn set_option(&mut self, name: &str, value: Option<&str>) {
         let old_hash = self.options.hash_mb;
+        let old_kib = self.options.tt_size_kib;
         let applied = self.options.set(self.dialect, name, value);
         for d in &applied.diagnostics {
             self.diag(d);
@@ -63,6 +64,27 @@ impl Session {
                     // The table has a power-of-two number of buckets.
                     let got = self.engine.hash_mb();
                     self.diag(&format!("hash size {mb} MB: {got} MB allocated"));
+                }
+            }
+            Some(Action::ResizeHashKib(kib)) => {
+                let held_mb = self.engine.hash_mb();
+                if let Some(free) =
+                    available_mb().filter(|&free| kib / 1024 > free.saturating_add(held_mb))
+                {
+                    self.options.tt_size_kib = old_kib;
+                    self.diag(&format!(
+                        "table size {kib} KiB refused (about {free} MB of memory free); keeping {} KiB",
+                        self.engine.hash_kib()
+                    ));
+                } else if let Err(e) = self.engine.set_hash_kib(kib) {
+                    self.options.tt_size_kib = old_kib;
+                    let got = self.engine.hash_kib();
+                    self.diag(&format!(
+                        "table size {kib} KiB refused ({e}); keeping {got} KiB"
+                    ));
+                } else if self.engine.hash_kib() != kib {
+                    let got = self.engine.hash_kib();
+                    self.diag(&format!("table size {kib} KiB: {got} KiB allocated"));
                 }
             }
             Some(Action::SetThreads(n)) => {
