@@ -22,7 +22,7 @@ use board::Position;
 
 use crate::nnue::Network;
 use crate::tt::{DEFAULT_HASH_MB, TtStats};
-use crate::{Engine, EngineError, Experiment, Limits, SearchResult};
+use crate::{Engine, EngineError, Experiment, FeatureCounts, Limits, SearchResult};
 
 /// The default bench depth.
 pub const DEFAULT_DEPTH: u32 = 7;
@@ -138,6 +138,9 @@ pub struct BenchSummary {
     /// Table statistics summed over the positions (zero without an
     /// experiment).
     pub tt: TtStats,
+    /// How often each selective-search feature acted, summed over the
+    /// positions (zero without an experiment).
+    pub features: FeatureCounts,
 }
 
 /// Why the bench could not run.
@@ -202,6 +205,7 @@ pub fn run(
         summary.time += time;
         summary.nodes += result.nodes;
         summary.tt += engine.table_stats();
+        summary.features += engine.feature_counts();
         on_position(&BenchPosition {
             number: i + 1,
             fen,

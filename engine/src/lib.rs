@@ -54,6 +54,7 @@ pub use control::SearchHandle;
 pub use eval::{PIECE_VALUE, eval_trace, evaluate};
 pub use pool::MAX_THREADS;
 pub use score::{Bound, INFINITE, MAX_DEPTH, MAX_PLY, Score};
+pub use search::{FeatureCounts, TrialStats};
 pub use time::DEFAULT_MOVE_OVERHEAD;
 pub use tt::{DEFAULT_HASH_MB, MAX_HASH_MB, ProbeResult, TtPolicy, TtStats};
 pub use weaken::Weakening;
@@ -187,7 +188,8 @@ pub enum Event {
 /// table's replacement policy and switches that the bench and the table
 /// experiments turn. A search with an experiment set runs a separate
 /// compilation of the search that honours them and counts table
-/// statistics ([`Engine::table_stats`]); play compiles none of it in.
+/// statistics ([`Engine::table_stats`]) and the selective features that
+/// act ([`Engine::feature_counts`]); play compiles none of it in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Experiment {
     /// The table's replacement policy.
@@ -311,7 +313,7 @@ pub struct Engine {
     /// The measurement the searches run, if any (`None`: play).
     experiment: Option<Experiment>,
     /// The table statistics of the last search collected.
-    stats: TtStats,
+    stats: TrialStats,
 }
 
 impl Default for Engine {
@@ -349,7 +351,7 @@ impl Engine {
             // No search yet: a channel already disconnected.
             finished: crossbeam_channel::bounded(0).1,
             experiment: None,
-            stats: TtStats::default(),
+            stats: TrialStats::default(),
         }
     }
 
@@ -427,7 +429,15 @@ impl Engine {
     /// [`Engine::wait`], summed over its threads: zero unless it ran as a
     /// measurement ([`Engine::set_experiment`]).
     pub fn table_stats(&self) -> TtStats {
-        self.stats
+        self.stats.table
+    }
+
+    /// How often each selective-search feature acted in the last search
+    /// collected by [`Engine::wait`], summed over its threads: zero unless
+    /// it ran as a measurement, and zero for every feature the classic
+    /// search switches off.
+    pub fn feature_counts(&self) -> FeatureCounts {
+        self.stats.features
     }
 
     /// The table size in MB (0 for a table below 1 MB).

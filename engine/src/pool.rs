@@ -24,8 +24,8 @@ use board::Position;
 use crossbeam_channel::Sender;
 
 use crate::nnue::Network;
-use crate::search::Worker;
-use crate::tt::{TranspositionTable, TtStats};
+use crate::search::{TrialStats, Worker};
+use crate::tt::TranspositionTable;
 use crate::{Control, Event, Experiment, Limits, Report, SearchResult};
 
 /// The most search threads [`crate::Engine::set_threads`] accepts.
@@ -76,9 +76,9 @@ pub(crate) struct ThreadResult {
     /// The line of `result.best` as a report, for announcing a helper's
     /// move when it is chosen.
     pub(crate) report: Option<Report>,
-    /// Table statistics (summed over the threads in the main result;
+    /// Trial statistics (summed over the threads in the main result;
     /// zero in play).
-    pub(crate) stats: TtStats,
+    pub(crate) stats: TrialStats,
 }
 
 /// The mailbox between the pool's owner and one worker.
@@ -309,7 +309,7 @@ impl ThreadResult {
             result: SearchResult::empty(),
             raw_score: i32::MIN,
             report: None,
-            stats: TtStats::default(),
+            stats: TrialStats::default(),
         }
     }
 }

@@ -36,8 +36,8 @@
 //!
 //! The search is generic over its [`Mode`]: games and the bench signature
 //! run [`Play`], the table experiments [`Trial`], which honours the
-//! [`Experiment`](crate::Experiment) settings and counts table statistics.
-//! Play compiles none of that in.
+//! [`Experiment`](crate::Experiment) settings and counts table statistics
+//! and the selective features that act. Play compiles none of that in.
 //!
 //! The children: `root` (iterative deepening, aspiration, the root moves
 //! and reports), `quiescence`, `prune` (the pruning and reduction tests),
@@ -45,7 +45,8 @@
 //! moves with the accumulators in step, the evaluation), `table` (probes
 //! and stores, by play or trial), `stop` (node counts, limits, the
 //! clock), `rule` (naming the rule behind a root score), `stack` (the
-//! per-ply frames and the PV) and `worker` (the per-thread state).
+//! per-ply frames and the PV), `trial` (what a trial counts) and `worker`
+//! (the per-thread state).
 
 use std::marker::PhantomData;
 use std::ops::ControlFlow::{self, Break, Continue};
@@ -58,7 +59,7 @@ use crate::nnue::{AccumulatorStack, Network};
 use crate::pool::Task;
 use crate::score::{Bound, INFINITE, MATE, MATE_BOUND, MAX_PLY, is_decisive, verdict_score};
 use crate::time::{TimeBudget, TimeSignals};
-use crate::tt::{TranspositionTable, TtHit, TtStats};
+use crate::tt::{TranspositionTable, TtHit};
 use crate::{Control, Event, Experiment, Limits};
 
 mod position;
@@ -70,6 +71,7 @@ mod singular;
 mod stack;
 mod stop;
 mod table;
+mod trial;
 mod worker;
 
 use prune::{LateMovePruning, futile};
@@ -78,6 +80,7 @@ use singular::{Singular, singular_candidate};
 use stack::Stack;
 use worker::{EvalCache, Reductions};
 
+pub use trial::{FeatureCounts, TrialStats};
 pub(crate) use worker::Worker;
 
 /// The least depth at which a node without a table move is reduced a ply.
@@ -131,8 +134,8 @@ pub(crate) struct Search<'a, M: Mode> {
     budget: TimeBudget,
     /// Nodes visited (search and quiescence).
     pub(crate) nodes: u64,
-    /// Table statistics (counted by trials only).
-    pub(crate) stats: TtStats,
+    /// Table and feature statistics (counted by trials only).
+    pub(crate) stats: TrialStats,
     seldepth: usize,
     root_depth: i32,
     /// The root line being searched (MultiPV): root moves before it are
@@ -180,7 +183,7 @@ impl<'a, M: Mode> Search<'a, M> {
             pos: task.pos.clone(),
             budget: TimeBudget::new(&task.limits),
             nodes: 0,
-            stats: TtStats::default(),
+            stats: TrialStats::default(),
             seldepth: 0,
             root_depth: 0,
             pv_idx: 0,
@@ -253,6 +256,7 @@ impl<'a, M: Mode> Search<'a, M> {
         // root's depth is the iteration's.
         let iir = !root && tt_moves[0].is_none() && excluded.is_none() && !self.classic();
         let depth = if iir && depth >= IIR_DEPTH {
+            self.count(|c| &mut c.iir);
             depth - 1
         } else {
             depth
@@ -298,6 +302,7 @@ impl<'a, M: Mode> Search<'a, M> {
             if let Some((smv, tt_score)) = singular
                 && smv == mv
             {
+                self.count(|c| &mut c.singular);
                 match self.singular(mv, tt_score, beta, depth, ply) {
                     Singular::Stopped => return 0,
                     Singular::MultiCut(s) => return s,
@@ -310,6 +315,7 @@ impl<'a, M: Mode> Search<'a, M> {
             let quiet_late =
                 class == MoveClass::Quiet && searched > 0 && best > -MATE_BOUND && !self.classic();
             if !pv_node && !in_check && quiet_late && lmp.prunes(&self.pos, mv, searched) {
+                self.count(|c| &mut c.late_pruned);
                 continue;
             }
             // Futility: a quiet move at low depth that cannot lift the
@@ -336,6 +342,11 @@ impl<'a, M: Mode> Search<'a, M> {
             let gives_check = self.pos.in_check();
             if (see_losing || futile_quiet) && !gives_check {
                 self.unmake();
+                if futile_quiet {
+                    self.count(|c| &mut c.futile);
+                } else {
+                    self.count(|c| &mut c.see_pruned);
+                }
                 continue;
             }
             let extension = if (ply as i32) < 2 * self.root_depth {
@@ -360,6 +371,9 @@ impl<'a, M: Mode> Search<'a, M> {
                 } else {
                     0
                 };
+                if r > 0 {
+                    self.count(|c| &mut c.reduced);
+                }
                 self.search_late_move(alpha, beta, new_depth, r, ply, pv_node)
             };
             self.unmake();

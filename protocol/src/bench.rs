@@ -79,6 +79,19 @@ fn write_summary(out: &mut dyn Write, opts: &BenchOptions, s: &BenchSummary) -> 
             writeln!(out, "TT hits: {}", t.hits)?;
             writeln!(out, "TT cut-offs: {}", t.cutoffs)?;
             writeln!(out, "TT hit rate: {rate:.2} %")?;
+            let f = s.features;
+            writeln!(
+                out,
+                "Features: iir {}  singular {}  reduced {}  late-pruned {}  futile {}  see-pruned {}  reverse-futile {}  null cut-offs {}",
+                f.iir,
+                f.singular,
+                f.reduced,
+                f.late_pruned,
+                f.futile,
+                f.see_pruned,
+                f.reverse_futile,
+                f.null_cutoffs
+            )?;
         }
     }
     writeln!(out, "Total time (ms): {}", s.time.as_millis())?;
@@ -111,5 +124,6 @@ mod tests {
         run(&opts, &mut text).expect("bench");
         let text = String::from_utf8(text).expect("utf-8");
         assert!(text.contains("TT probes: ") && text.contains("TT hit rate: "));
+        assert!(text.contains("Features: iir "), "{text}");
     }
 }

@@ -328,6 +328,53 @@ fn the_classic_search_is_wider_and_gains_from_the_table() {
     assert!(off > classic, "no table {off} against two-tier {classic}");
 }
 
+/// Each switch of the classic search is honoured: over the bench at depth
+/// 7 the full search's trial shows every selective feature acting, the
+/// classic one none of them but the null move, which the seeds' engines
+/// had.
+#[test]
+fn the_classic_search_switches_off_each_selective_feature() {
+    let run = |classic: bool| {
+        let opts = BenchOptions {
+            depth: Some(7),
+            experiment: Some(Experiment {
+                classic,
+                ..Experiment::default()
+            }),
+            ..BenchOptions::default()
+        };
+        run(&opts, &mut |_| {}).expect("bench").features
+    };
+    let full = run(false);
+    let every = |f: &engine::FeatureCounts| {
+        [
+            ("iir", f.iir),
+            ("singular", f.singular),
+            ("reduced", f.reduced),
+            ("late-pruned", f.late_pruned),
+            ("futile", f.futile),
+            ("see-pruned", f.see_pruned),
+            ("reverse-futile", f.reverse_futile),
+        ]
+    };
+    for (name, n) in every(&full) {
+        assert!(n > 0, "the full search never used {name}: {full:?}");
+    }
+    assert!(full.null_cutoffs > 0, "{full:?}");
+    let classic = run(true);
+    for (name, n) in every(&classic) {
+        assert_eq!(n, 0, "the classic search used {name}: {classic:?}");
+    }
+    assert!(classic.null_cutoffs > 0, "{classic:?}");
+    // Play counts nothing.
+    let play = BenchOptions {
+        depth: Some(3),
+        ..BenchOptions::default()
+    };
+    let summary = engine::bench::run(&play, &mut |_| {}).expect("bench");
+    assert_eq!(summary.features, engine::FeatureCounts::default());
+}
+
 #[test]
 fn perpetual_check_is_a_rule_win_for_the_checked_side() {
     // Red's chariot has checked on every move of two cycles; Black's king

@@ -55,6 +55,7 @@ impl<M: Mode> Search<'_, M> {
         // Reverse futility: far above beta at low depth.
         let margin = STATIC_NULL_MARGIN * depth - 40 * i32::from(improving);
         if depth <= 3 && static_eval - margin >= beta && !self.classic() {
+            self.count(|c| &mut c.reverse_futile);
             return Some(static_eval);
         }
         // Null move, only with attackers left (xiangqi zugzwang lives in
@@ -82,13 +83,18 @@ impl<M: Mode> Search<'_, M> {
         }
         let s = if s >= MATE_BOUND { beta } else { s };
         if attackers > 2 && rooks >= 1 {
+            self.count(|c| &mut c.null_cutoffs);
             return Some(s);
         }
         let v = self.search(beta - 1, beta, depth - 1 - r, ply, NodeKind::NoNull);
         if self.stopped {
             return Some(0);
         }
-        (v >= beta).then_some(s)
+        if v < beta {
+            return None;
+        }
+        self.count(|c| &mut c.null_cutoffs);
+        Some(s)
     }
 
     /// SEE pruning: at low depth, whether `mv` loses more material in the

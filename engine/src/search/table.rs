@@ -19,9 +19,9 @@ impl<M: Mode> Search<'_, M> {
         }
         let hit = self.tt.probe(key, ply);
         if self.tt.policy() != crate::TtPolicy::Off {
-            self.stats.probes += 1;
+            self.stats.table.probes += 1;
             if hit.any() {
-                self.stats.hits += 1;
+                self.stats.table.hits += 1;
             }
         }
         hit
@@ -57,7 +57,7 @@ impl<M: Mode> Search<'_, M> {
     #[inline]
     pub(super) fn count_cutoff(&mut self) {
         if M::TRIAL {
-            self.stats.cutoffs += 1;
+            self.stats.table.cutoffs += 1;
         }
     }
 }

@@ -1,0 +1,70 @@
+//! What a trial ([`crate::Experiment`]) counts besides the table: how often
+//! each selective-search feature acted. Play compiles none of the counting
+//! (`M::TRIAL` is false), so the counters cost the games nothing; the
+//! classic search must show zero for every feature it switches off, which
+//! is how the tests check its switches.
+
+use super::{Mode, Search};
+use crate::tt::TtStats;
+
+/// How often each selective-search feature acted, summed over a trial's
+/// threads (all zero in play).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FeatureCounts {
+    /// Nodes searched a ply shallower for want of a table move (internal
+    /// iterative reduction).
+    pub iir: u64,
+    /// Singular-extension tests of a table move.
+    pub singular: u64,
+    /// Late moves searched with a reduction.
+    pub reduced: u64,
+    /// Late quiet moves pruned by count (late-move pruning).
+    pub late_pruned: u64,
+    /// Quiet moves pruned by futility.
+    pub futile: u64,
+    /// Moves pruned because they lose the exchange (SEE pruning).
+    pub see_pruned: u64,
+    /// Nodes cut by reverse futility (static evaluation far above beta).
+    pub reverse_futile: u64,
+    /// Nodes cut by the null move (the classic search keeps it).
+    pub null_cutoffs: u64,
+}
+
+impl std::ops::AddAssign for FeatureCounts {
+    fn add_assign(&mut self, o: FeatureCounts) {
+        self.iir += o.iir;
+        self.singular += o.singular;
+        self.reduced += o.reduced;
+        self.late_pruned += o.late_pruned;
+        self.futile += o.futile;
+        self.see_pruned += o.see_pruned;
+        self.reverse_futile += o.reverse_futile;
+        self.null_cutoffs += o.null_cutoffs;
+    }
+}
+
+/// Everything a trial counts, per thread and summed over the threads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TrialStats {
+    /// Table probes, hits and cut-offs.
+    pub table: TtStats,
+    /// The selective-search features that acted.
+    pub features: FeatureCounts,
+}
+
+impl std::ops::AddAssign for TrialStats {
+    fn add_assign(&mut self, o: TrialStats) {
+        self.table += o.table;
+        self.features += o.features;
+    }
+}
+
+impl<M: Mode> Search<'_, M> {
+    /// Counts one action of the feature `which` picks (trials only).
+    #[inline]
+    pub(super) fn count(&mut self, which: fn(&mut FeatureCounts) -> &mut u64) {
+        if M::TRIAL {
+            *which(&mut self.stats.features) += 1;
+        }
+    }
+}
