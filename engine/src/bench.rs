@@ -84,8 +84,9 @@ pub const POSITIONS: &[&str] = &[
 pub struct BenchOptions {
     /// Depth per position (`None`: [`DEFAULT_DEPTH`]).
     pub depth: Option<u32>,
-    /// Table size in MB.
-    pub hash_mb: usize,
+    /// Table size in KiB (a whole number of MB for play; smaller tables
+    /// for the table experiments).
+    pub hash_kib: usize,
     /// The measurement to run (`None`: the search games play).
     pub experiment: Option<Experiment>,
     /// The network that evaluates (`None`: the hand-written evaluation).
@@ -98,7 +99,7 @@ impl Default for BenchOptions {
     fn default() -> BenchOptions {
         BenchOptions {
             depth: None,
-            hash_mb: DEFAULT_HASH_MB,
+            hash_kib: DEFAULT_HASH_MB * 1024,
             experiment: None,
             network: crate::nnue::embedded(),
             threads: 1,
@@ -183,7 +184,7 @@ pub fn run(
     on_position: &mut dyn FnMut(&BenchPosition),
 ) -> Result<BenchSummary, BenchError> {
     let mut engine = Engine::new();
-    engine.set_hash_mb(opts.hash_mb)?;
+    engine.set_hash_kib(opts.hash_kib)?;
     engine.set_threads(opts.threads)?;
     engine.set_experiment(opts.experiment)?;
     engine.set_network(opts.network.clone());

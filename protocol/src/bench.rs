@@ -44,6 +44,15 @@ fn write_position(out: &mut dyn Write, p: &BenchPosition) -> io::Result<()> {
     )
 }
 
+/// A table size as the report prints it: MB when whole, else KiB.
+fn size(kib: usize) -> String {
+    if kib.is_multiple_of(1024) {
+        format!("{} MB", kib / 1024)
+    } else {
+        format!("{kib} KiB")
+    }
+}
+
 fn write_summary(out: &mut dyn Write, opts: &BenchOptions, s: &BenchSummary) -> io::Result<()> {
     let eval = opts
         .network
@@ -53,17 +62,17 @@ fn write_summary(out: &mut dyn Write, opts: &BenchOptions, s: &BenchSummary) -> 
     match opts.experiment {
         None => writeln!(
             out,
-            "Depth: {}  Hash: {} MB  Eval: {eval}  Threads: {}",
+            "Depth: {}  Hash: {}  Eval: {eval}  Threads: {}",
             opts.depth(),
-            opts.hash_mb,
+            size(opts.hash_kib),
             opts.threads
         )?,
         Some(e) => {
             writeln!(
                 out,
-                "Depth: {}  Hash: {} MB  TT: {}  Store qs: {}  Search: {}  Eval: {eval}  Threads: {}",
+                "Depth: {}  Hash: {}  TT: {}  Store qs: {}  Search: {}  Eval: {eval}  Threads: {}",
                 opts.depth(),
-                opts.hash_mb,
+                size(opts.hash_kib),
                 e.policy,
                 e.store_qs,
                 if e.classic { "classic" } else { "full" },

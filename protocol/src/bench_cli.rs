@@ -14,9 +14,9 @@ pub struct BenchArgs {
     /// Search depth (default: the bench's own fixed depth).
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=engine::MAX_DEPTH as i64))]
     depth: Option<u32>,
-    /// Hash table size in MB.
-    #[arg(long, value_name = "MB", default_value_t = engine::DEFAULT_HASH_MB,
-          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=engine::MAX_HASH_MB as u64))]
+    /// Hash table size in MB; a fraction (0.25) gives the small tables of
+    /// the table experiments, in whole KiB.
+    #[arg(long, value_name = "MB", default_value = "16", value_parser = parse_hash_kib)]
     hash: usize,
     /// Table replacement scheme: off, always, depth, two-tier,
     /// two-tier-aged or bucket. Any
@@ -47,6 +47,22 @@ pub struct BenchArgs {
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=engine::MAX_THREADS as u64))]
     threads: usize,
+}
+
+/// A table size in MB, whole or a fraction, as KiB: at least 1 KiB, at
+/// most [`engine::MAX_HASH_MB`].
+fn parse_hash_kib(text: &str) -> Result<usize, String> {
+    let mb: f64 = text
+        .parse()
+        .map_err(|_| format!("'{text}' is not a size in MB"))?;
+    let kib = (mb * 1024.0).round();
+    if !(1.0..=(engine::MAX_HASH_MB * 1024) as f64).contains(&kib) {
+        return Err(format!(
+            "{text} MB is outside 1 KiB..{} MB",
+            engine::MAX_HASH_MB
+        ));
+    }
+    Ok(kib as usize)
 }
 
 fn parse_policy(text: &str) -> Result<TtPolicy, String> {
@@ -91,7 +107,7 @@ pub fn run(args: &BenchArgs) -> ExitCode {
     };
     let opts = BenchOptions {
         depth: args.depth,
-        hash_mb: args.hash,
+        hash_kib: args.hash,
         experiment: args.experiment(),
         network,
         threads: args.threads,

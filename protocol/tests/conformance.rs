@@ -1226,10 +1226,22 @@ fn extra_bench_subcommand() {
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("Nodes searched: "), "{text}");
+    assert!(text.contains("Hash: 4 MB  TT: depth"), "{text}");
+    // A table below 1 MB, for the table experiments.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .args(["bench", "--depth", "1", "--hash", "0.25", "--stats"])
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Hash: 256 KiB  TT: two-tier"), "{text}");
     for bad in [
         &["bench", "--tt", "nope"][..],
         &["bench", "--depth", "x"],
         &["bench", "--hash", "0"],
+        &["bench", "--hash", "0.0001"],
+        &["bench", "--hash", "NaN"],
+        &["bench", "--hash", "65537"],
         &["bench", "--store-qs", "maybe"],
     ] {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_chariot"))

@@ -274,7 +274,7 @@ fn node_limit_and_new_game_are_reproducible() {
 fn bench_is_deterministic_and_measures_the_search_it_signs() {
     let play = BenchOptions {
         depth: Some(3),
-        hash_mb: 4,
+        hash_kib: 4 * 1024,
         threads: 1,
         ..BenchOptions::default()
     };
@@ -310,7 +310,7 @@ fn the_classic_search_is_wider_and_gains_from_the_table() {
     let run = |classic: bool, policy: TtPolicy| {
         let opts = BenchOptions {
             depth: Some(4),
-            hash_mb: 1,
+            hash_kib: 1024,
             experiment: Some(Experiment {
                 classic,
                 policy,
