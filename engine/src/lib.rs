@@ -312,7 +312,8 @@ pub struct Engine {
     finished: crossbeam_channel::Receiver<()>,
     /// The measurement the searches run, if any (`None`: play).
     experiment: Option<Experiment>,
-    /// The table statistics of the last search collected.
+    /// The trial statistics (table and features) of the last search
+    /// collected.
     stats: TrialStats,
 }
 
@@ -409,7 +410,7 @@ impl Engine {
     /// for a running search first.
     ///
     /// # Errors
-    /// [`EngineError::HashSize`] when the table cannot be built again
+    /// [`EngineError::HashSizeKib`] when the table cannot be built again
     /// (then the engine keeps its old table and searches as before).
     pub fn set_experiment(&mut self, experiment: Option<Experiment>) -> Result<(), EngineError> {
         self.wait();
