@@ -270,7 +270,29 @@ impl Position {
     /// value of a repeated position depends on the path that led to it (a
     /// verdict held back at a twofold may still come at the threefold), so
     /// it must not be taken from, nor given to, the transposition table.
+    ///
+    /// At most nodes nothing can apply, which is settled inline: the
+    /// window's filter ([`State::seen`]) rules out an earlier occurrence,
+    /// the move counter is short of the limit, and a soldier, chariot or
+    /// horse rules out a material draw. The rest is judged out of line.
+    #[inline]
     pub fn judge_node(&self, plies_from_root: usize) -> NodeJudgement {
+        let now = self.state();
+        let may_repeat = now.captured.is_none()
+            && now.last_move.is_some()
+            && now.seen & crate::position::seen_bit(now.key) != 0;
+        if !may_repeat && self.rule60() < MOVE_LIMIT_PLIES && material::attackers_remain(self) {
+            return NodeJudgement {
+                verdict: None,
+                repeated: false,
+            };
+        }
+        self.judge_node_fully(plies_from_root)
+    }
+
+    /// [`Position::judge_node`] at a node where a rule may apply.
+    #[inline(never)]
+    fn judge_node_fully(&self, plies_from_root: usize) -> NodeJudgement {
         let (verdict, repeated) = self.repetition_verdict(plies_from_root);
         if verdict.is_some() {
             return NodeJudgement { verdict, repeated };
@@ -328,6 +350,11 @@ impl Position {
     fn repetition_verdict(&self, plies_from_root: usize) -> (Option<Verdict>, bool) {
         let now = self.state();
         if now.captured.is_some() || now.last_move.is_none() {
+            return (None, false);
+        }
+        // Most positions occurred nowhere in the window, which one bit
+        // says without the walk.
+        if now.seen & crate::position::seen_bit(now.key) == 0 {
             return (None, false);
         }
         let hist = self.history();

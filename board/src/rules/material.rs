@@ -15,12 +15,19 @@ pub(crate) enum MaterialDraw {
     Conditional,
 }
 
+/// Whether a soldier, chariot or horse is on the board: then no material
+/// draw can be declared (the common case, a few ORs).
+#[inline]
+pub(crate) fn attackers_remain(pos: &Position) -> bool {
+    let any = |k: PieceKind| !(pos.pieces(Color::Red, k) | pos.pieces(Color::Black, k)).is_empty();
+    any(PieceKind::Pawn) || any(PieceKind::Rook) || any(PieceKind::Knight)
+}
+
 /// Classifies the material per the table of `docs/rules.md` §4.5.
 pub(crate) fn material_draw(pos: &Position) -> MaterialDraw {
     // The common case, some soldier, chariot or horse on the board, is
     // settled by a few ORs before anything is counted.
-    let any = |k: PieceKind| !(pos.pieces(Color::Red, k) | pos.pieces(Color::Black, k)).is_empty();
-    if any(PieceKind::Pawn) || any(PieceKind::Rook) || any(PieceKind::Knight) {
+    if attackers_remain(pos) {
         return MaterialDraw::No;
     }
     let count = |c: Color, k: PieceKind| pos.pieces(c, k).count();

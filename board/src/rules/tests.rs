@@ -228,6 +228,14 @@ fn the_look_back_window_matches_a_walk_over_the_history() {
                     .collect()
             };
             assert_eq!(fast, slow, "{}", pos.fen());
+            // The window's filter, kept up by the makes, is the one worked
+            // out from the window itself, and so never misses an
+            // occurrence.
+            let recomputed = (2..=edge).step_by(2).fold(0, |f, b| {
+                f | crate::position::seen_bit(pos.history()[n - b].key)
+            });
+            assert_eq!(now.seen, recomputed, "{}", pos.fen());
+            assert!(slow.is_empty() || now.seen & crate::position::seen_bit(now.key) != 0);
             recurrences += usize::from(!slow.is_empty());
             let (_, repeated) = pos.repetition_verdict(1000);
             assert_eq!(repeated, !slow.is_empty());
