@@ -120,6 +120,11 @@ pub struct Histories {
     /// pairs mean much the same at both distances, and sharing halves the
     /// memory and doubles what each entry learns from.
     cont: Box<ContTable>,
+    /// Which rows of `cont` may hold a value other than zero: the rows
+    /// taught since they last aged to nothing. Ageing walks only these, so
+    /// that a short search (datagen's few thousand nodes) does not pay for
+    /// the whole megabyte.
+    live: [bool; CONT_SIZE],
     /// The quiet reply that last refuted each piece-to.
     countermoves: Box<[[Option<Move>; Square::NUM]; PIECES]>,
 }
@@ -150,6 +155,7 @@ impl Histories {
         Box::new(Histories {
             butterfly: [[0; Square::NUM]; PIECES],
             cont,
+            live: [false; CONT_SIZE],
             countermoves: Box::new([[None; Square::NUM]; PIECES]),
         })
     }
@@ -160,6 +166,7 @@ impl Histories {
         for row in self.cont.iter_mut() {
             row.fill(0);
         }
+        self.live = [false; CONT_SIZE];
         *self.countermoves = [[None; Square::NUM]; PIECES];
     }
 
@@ -171,9 +178,14 @@ impl Histories {
                 *v /= 4;
             }
         }
-        for row in self.cont.iter_mut() {
-            for v in row.iter_mut() {
-                *v /= 2;
+        for (row, live) in self.cont.iter_mut().zip(&mut self.live) {
+            if *live {
+                let mut any = 0;
+                for v in row.iter_mut() {
+                    *v /= 2;
+                    any |= *v;
+                }
+                *live = any != 0;
             }
         }
     }
@@ -222,7 +234,9 @@ impl Histories {
             bonus,
         );
         for prev in [ctx.prev1, ctx.prev2].into_iter().flatten() {
-            gravity(&mut self.cont[prev.index()][mv.index()], bonus);
+            let row = prev.index();
+            gravity(&mut self.cont[row][mv.index()], bonus);
+            self.live[row] = true;
         }
     }
 }
@@ -302,5 +316,57 @@ mod tests {
         h.clear();
         assert_eq!(h.quiet_score(pa, ctx), 0);
         assert_eq!(h.countermove(Some(prev)), None);
+    }
+
+    /// Ageing only the live rows gives the table that ageing every row
+    /// gives (the slow twin), over searches that teach a few rows each,
+    /// and a row that has aged to nothing stops being walked.
+    #[test]
+    fn ageing_the_live_rows_is_ageing_them_all() {
+        use rand::{Rng as _, SeedableRng as _};
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(9);
+        let mut h = Histories::new_boxed();
+        let mut twin: Box<ContTable> = h.cont.clone();
+        let pair = |rng: &mut rand_pcg::Pcg64Mcg| loop {
+            let p = rng.gen_range(0..PIECES);
+            let sq = Square::from_index(rng.gen_range(0..Square::NUM)).expect("a square");
+            if board::Piece::from_index(p).is_some_and(|piece| piece.can_stand_on(sq)) {
+                break PieceTo::new(p, sq);
+            }
+        };
+        for search in 0..50 {
+            // A few contexts a search, taught in turn; none after the
+            // thirtieth, so that everything ages away (15 halvings take
+            // the largest value to zero).
+            let contexts: Vec<QuietContext> = (0..if search < 30 { 4 } else { 0 })
+                .map(|_| QuietContext {
+                    prev1: Some(pair(&mut rng)),
+                    prev2: Some(pair(&mut rng)).filter(|_| rng.gen_range(0..2) == 0),
+                })
+                .collect();
+            for _ in 0..200 {
+                let Some(&ctx) = contexts.get(rng.gen_range(0..contexts.len().max(1))) else {
+                    break;
+                };
+                let mv = pair(&mut rng);
+                let bonus = stat_bonus(rng.gen_range(1..12))
+                    * if rng.gen_range(0..2) == 0 { 1 } else { -1 };
+                h.apply(mv, ctx, bonus);
+                for prev in [ctx.prev1, ctx.prev2].into_iter().flatten() {
+                    gravity(&mut twin[prev.index()][mv.index()], bonus);
+                }
+            }
+            h.age();
+            for row in twin.iter_mut() {
+                for v in row.iter_mut() {
+                    *v /= 2;
+                }
+            }
+            assert!(h.cont == twin, "after search {search}");
+            for (row, live) in h.cont.iter().zip(&h.live) {
+                assert!(*live || row.iter().all(|&v| v == 0));
+            }
+        }
+        assert!(h.live.iter().all(|&l| !l), "everything aged away");
     }
 }
