@@ -257,9 +257,9 @@ impl Position {
     ///
     /// Mate and stalemate are left to the search, except that a draw by move
     /// limit or material is replaced by the loss when the side to move has
-    /// no legal move. Without a repetition the cost is one backward scan of
-    /// the keys since the last capture and a few bit counts; nothing is
-    /// allocated.
+    /// no legal move. Most nodes are settled by one bit of the window's key
+    /// filter ([`State::seen`]) and a few ORs; the rest scan the keys back
+    /// to the last capture. Nothing is allocated.
     pub fn rule_verdict(&self, plies_from_root: usize) -> Option<Verdict> {
         self.judge_node(plies_from_root).verdict
     }
