@@ -14,10 +14,11 @@ pub struct BenchArgs {
     /// Search depth (default: the bench's own fixed depth).
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=engine::MAX_DEPTH as i64))]
     depth: Option<u32>,
-    /// Hash table size in MB; a fraction (0.25) gives the small tables of
-    /// the table experiments, in whole KiB.
-    #[arg(long, value_name = "MB", default_value = "16", value_parser = parse_hash_kib)]
-    hash: usize,
+    /// Hash table size in MB (default: the engine's); a fraction
+    /// (0.25) gives the small tables of the table experiments, in whole
+    /// KiB.
+    #[arg(long, value_name = "MB", value_parser = parse_hash_kib)]
+    hash: Option<usize>,
     /// Table replacement scheme: off, always, depth, two-tier,
     /// two-tier-aged or bucket. Any
     /// experiment flag runs the measuring search, which also prints table
@@ -107,7 +108,7 @@ pub fn run(args: &BenchArgs) -> ExitCode {
     };
     let opts = BenchOptions {
         depth: args.depth,
-        hash_kib: args.hash,
+        hash_kib: args.hash.unwrap_or(engine::DEFAULT_HASH_MB * 1024),
         experiment: args.experiment(),
         network,
         threads: args.threads,
