@@ -87,7 +87,7 @@
 //! selective search) the table saves 3.0–4.3× of the nodes at depths
 //! 8–10, always-replace needs 1.6–2.4 times the nodes of the depth-aware
 //! rules in a crowded 1 MB table, and two-tier and depth-preferred are
-//! within 5 % of each other, each ahead at some depths. In games with a
+//! within 6 % of each other, each ahead at some depths. In games with a
 //! crowded table (128 KiB at 25,000 nodes a move, each rule against
 //! two-tier) always-replace lost clearly (about −45 Elo), and
 //! depth-preferred, the bucket rule, gradual ageing and leaving
