@@ -92,8 +92,8 @@
 //! two-tier) always-replace lost clearly (about −45 Elo);
 //! depth-preferred, the bucket rule and leaving quiescence results out
 //! came within a few Elo of two-tier (error bars of about ±18), and
-//! gradual ageing ([`TtPolicy::TwoTierAged`]) leaned to a gain (+10 ± 17
-//! over 900 games, not significant; it is the candidate to play on). At a clock the table is worth about 300 Elo
+//! gradual ageing ([`TtPolicy::TwoTierAged`]) leaned to a gain (+7 ± 15
+//! over 1,200 games, not significant; it is the candidate to play on). At a clock the table is worth about 300 Elo
 //! (off against two-tier at 10 s + 0.1 s).
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
