@@ -61,6 +61,17 @@ pub struct State {
     pub seen: u64,
 }
 
+impl State {
+    /// Whether an earlier occurrence of this position may lie in the
+    /// repetition window: not right after a capture, a null move or the
+    /// setup, and its own bit set in [`State::seen`]. `false` means
+    /// certainly none, so the look-back is not needed.
+    #[inline]
+    pub fn may_repeat(&self) -> bool {
+        self.captured.is_none() && self.last_move.is_some() && self.seen & seen_bit(self.key) != 0
+    }
+}
+
 /// The bit a key sets in [`State::seen`]: its top six bits (the table
 /// indexes by the low bits), so the filter is as good as the key.
 #[inline]

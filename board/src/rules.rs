@@ -277,11 +277,10 @@ impl Position {
     /// horse rules out a material draw. The rest is judged out of line.
     #[inline]
     pub fn judge_node(&self, plies_from_root: usize) -> NodeJudgement {
-        let now = self.state();
-        let may_repeat = now.captured.is_none()
-            && now.last_move.is_some()
-            && now.seen & crate::position::seen_bit(now.key) != 0;
-        if !may_repeat && self.rule60() < MOVE_LIMIT_PLIES && material::attackers_remain(self) {
+        if !self.state().may_repeat()
+            && self.rule60() < MOVE_LIMIT_PLIES
+            && material::attackers_remain(self)
+        {
             return NodeJudgement {
                 verdict: None,
                 repeated: false,
@@ -349,12 +348,9 @@ impl Position {
     /// Also says whether any earlier occurrence was found.
     fn repetition_verdict(&self, plies_from_root: usize) -> (Option<Verdict>, bool) {
         let now = self.state();
-        if now.captured.is_some() || now.last_move.is_none() {
-            return (None, false);
-        }
         // Most positions occurred nowhere in the window, which one bit
         // says without the walk.
-        if now.seen & crate::position::seen_bit(now.key) == 0 {
+        if !now.may_repeat() {
             return (None, false);
         }
         let hist = self.history();
