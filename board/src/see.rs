@@ -65,25 +65,55 @@ impl Position {
     }
 
     /// Whether [`Position::see`] of `m` is at least `threshold`, without
-    /// playing the exchange out when its bounds already decide: the
+    /// playing the exchange out further than the answer needs: the
     /// exchange never gains more than the piece taken (the other side may
     /// stop), never loses more than the piece that moved beyond it (the
     /// mover may stop after being taken), and a general that takes ends
-    /// it. Most of the search's questions are settled by these bounds.
+    /// it. Most of the search's questions are settled by these bounds;
+    /// the rest follow the exchange only while it can still change the
+    /// answer (Stockfish's `see_ge`): `swap` is what the side that just
+    /// captured must keep on the square for the answer to go its way, so
+    /// the next capturer stops the exchange as soon as taking would no
+    /// longer turn the answer. The test twin asks [`Position::see`] for
+    /// every legal move at a range of thresholds.
     pub fn see_ge(&self, m: Move, threshold: i32, values: &[i32; PieceKind::NUM]) -> bool {
-        let Some(mover) = self.piece_at(m.from()) else {
+        let (from, to) = (m.from(), m.to());
+        let Some(mover) = self.piece_at(from) else {
             return threshold <= 0;
         };
-        let taken = self
-            .piece_at(m.to())
-            .map_or(0, |p| values[p.kind().index()]);
-        if taken < threshold {
+        let taken = self.piece_at(to).map_or(0, |p| values[p.kind().index()]);
+        let mut swap = taken - threshold;
+        if swap < 0 {
             return false;
         }
-        if mover.kind() == PieceKind::King || taken - values[mover.kind().index()] >= threshold {
+        if mover.kind() == PieceKind::King {
             return true;
         }
-        self.see(m, values) >= threshold
+        swap = values[mover.kind().index()] - swap;
+        if swap <= 0 {
+            return true;
+        }
+        let mut occ = ExchangeOcc::new(self, to).without(from, to);
+        let order = Self::cheapest_first(values);
+        let mut side = !mover.color();
+        // Whether the answer is "at least `threshold`" if `side` stops now.
+        let mut res = true;
+        while let Some((sq, kind)) = self.least_attacker(to, side, occ, &order) {
+            if kind == PieceKind::King {
+                // A general takes only when the square is safe, and then
+                // nothing takes back: it turns the answer, or cannot move.
+                let safe = !self.attacked_for_general(to, !side, occ.without(sq, to));
+                return res != safe;
+            }
+            res = !res;
+            swap = values[kind.index()] - swap;
+            if swap < i32::from(res) {
+                break;
+            }
+            occ = occ.without(sq, to);
+            side = !side;
+        }
+        res
     }
 
     /// The kinds other than the general, cheapest first by `values`
