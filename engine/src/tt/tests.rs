@@ -342,3 +342,42 @@ fn the_bucket_rule_evicts_the_least_worth() {
     assert!(!t.probe(K3, 0).any());
     assert!(t.probe(K1, 0).any() && t.probe(K2, 0).any());
 }
+
+/// `hashfull`'s loop over whole buckets counts what the slow count over
+/// the first 1,000 slots counts: entries of the current generation, with
+/// older ones and empty slots left out, in a full-size table and in one
+/// smaller than the sample.
+#[test]
+fn hashfull_counts_the_current_generation_of_the_first_thousand_slots() {
+    use rand::{Rng as _, SeedableRng};
+    let slow = |t: &TranspositionTable| {
+        let n = t.slots().count().min(1000);
+        let generation = t.generation();
+        let used = t
+            .slots()
+            .take(n)
+            .filter(|s| {
+                let d = s.data.load(Ordering::Relaxed);
+                bound_bits(d) != 0 && gen_of(d) == generation
+            })
+            .count();
+        (used * 1000 / n) as u32
+    };
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(33);
+    for t in [
+        TranspositionTable::new(1),
+        TranspositionTable::try_new_kib(8, TtPolicy::TwoTier).expect("8 KiB"),
+    ] {
+        let mut seen = Vec::new();
+        for round in 0..6 {
+            for _ in 0..rng.gen_range(50..400) {
+                let key = rng.r#gen::<u64>();
+                t.store(key, 0, None, 0, rng.gen_range(0..20), Bound::Exact);
+            }
+            assert_eq!(t.hashfull(), slow(&t), "round {round}");
+            seen.push(t.hashfull());
+            t.new_search();
+        }
+        assert!(seen.iter().any(|&h| h > 0), "nothing counted: {seen:?}");
+    }
+}
