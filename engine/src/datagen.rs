@@ -4,9 +4,10 @@
 //! which positions teach the network is decided when the data is read
 //! ([`crate::nnue::games::Selector`]), not here.
 //!
-//! Each move is searched by an [`Engine`] through `start` and `wait`,
-//! exactly as a `go` is, with a soft node limit (the search stops after
-//! the first iteration that reaches it) under a hard cap. A self-play game
+//! Each move is searched by an [`Engine`] through [`Engine::search`], the
+//! search a `go` runs (on the caller's thread when the engine has one
+//! search thread), with a soft node limit (the search stops after the
+//! first iteration that reaches it) under a hard cap. A self-play game
 //! ends by the rules (`board`'s `Position::outcome`: mate, stalemate,
 //! repetition verdicts, the move limit, insufficient material), or is
 //! adjudicated: won when both sides' scores have agreed on a winner by a
@@ -150,8 +151,7 @@ pub fn play_game(
         if plies.len() >= cfg.max_plies as usize {
             break (None, Ending::PlyCap);
         }
-        engine.start(pos.clone(), limits.clone(), Box::new(|_| {}));
-        let result = engine.wait();
+        let result = engine.search(pos.clone(), limits.clone(), &mut |_| {});
         // Only a position without legal moves has no best move, and the
         // rules have judged those already; stop rather than loop.
         let Some(best) = result.best else {
@@ -198,8 +198,7 @@ pub fn score_game(
         if matches!(pos.outcome(), Outcome::Decided { .. }) || !pos.is_legal(mv) {
             break;
         }
-        engine.start(pos.clone(), limits.clone(), Box::new(|_| {}));
-        let r = engine.wait();
+        let r = engine.search(pos.clone(), limits.clone(), &mut |_| {});
         plies.push(Ply {
             mv,
             score: r.best.map(|_| raw_score(&r)),

@@ -5,7 +5,9 @@
 //! The surface is small on purpose: [`Engine::start`] launches a search on
 //! the engine's search threads with [`Limits`] and a callback for
 //! [`Event`]s, [`SearchHandle::stop`] ends it, [`Engine::wait`] returns the
-//! single [`SearchResult`]. Turning text into limits and results into
+//! single [`SearchResult`]; [`Engine::search`] is the two in one call, run
+//! on the caller's thread when one thread searches (self-play, suites of
+//! positions). Turning text into limits and results into
 //! protocol lines is the `protocol` crate's job; nothing here prints (the
 //! bench returns its figures, and the protocol prints them).
 //!
@@ -508,6 +510,50 @@ impl Engine {
     /// # Panics
     /// When the system cannot create even one search thread.
     pub fn start(&mut self, pos: Position, limits: Limits, on_event: Box<dyn FnMut(Event) + Send>) {
+        let task = self.task(pos, limits);
+        let (done, finished) = crossbeam_channel::bounded(0);
+        self.finished = finished;
+        self.pool.search(task, on_event, done);
+        self.searching = true;
+    }
+
+    /// Searches `pos` as [`Engine::start`] and [`Engine::wait`] would, and
+    /// returns the result. With one search thread the search runs on the
+    /// caller's thread (the same search, with that thread's state, while
+    /// the thread stays parked), which saves two thread wake-ups a search:
+    /// what self-play's thousands of short searches want. Events go to
+    /// `on_event` on the caller's thread. A [`SearchHandle`] stops it as it
+    /// stops any search.
+    ///
+    /// # Panics
+    /// When the system cannot create even one search thread.
+    pub fn search(
+        &mut self,
+        pos: Position,
+        limits: Limits,
+        on_event: &mut dyn FnMut(Event),
+    ) -> SearchResult {
+        let task = self.task(pos, limits);
+        if let Some(finished) = self.pool.search_here(&task, on_event) {
+            return self.collect(Some(finished));
+        }
+        // Helpers: the pool's threads search, the caller waits.
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let (done, finished) = crossbeam_channel::bounded(0);
+        self.finished = finished;
+        self.pool
+            .search(task, Box::new(move |e| drop(tx.send(e))), done);
+        self.searching = true;
+        for event in &rx {
+            on_event(event);
+        }
+        self.wait()
+    }
+
+    /// Prepares a search: a running one is stopped and collected, the
+    /// pool has its main thread, the handles reach the new controls, and
+    /// the table opens a generation.
+    fn task(&mut self, pos: Position, limits: Limits) -> Task {
         if self.searching {
             self.handle().stop();
             self.wait();
@@ -525,18 +571,14 @@ impl Engine {
         self.tt_fresh = false;
         // Before any thread stores: every thread searches this generation.
         self.tt.new_search();
-        let task = Task {
+        Task {
             pos,
             limits,
             trial: self.experiment,
             tt: Arc::clone(&self.tt),
             control,
             network: self.network.clone(),
-        };
-        let (done, finished) = crossbeam_channel::bounded(0);
-        self.finished = finished;
-        self.pool.search(task, on_event, done);
-        self.searching = true;
+        }
     }
 
     /// A receiver that disconnects (`recv` returns `Err`) when the search
@@ -564,6 +606,11 @@ impl Engine {
         }
         self.searching = false;
         let finished = self.pool.wait();
+        self.collect(finished)
+    }
+
+    /// Keeps a finished search's statistics and returns its result.
+    fn collect(&mut self, finished: Option<pool::ThreadResult>) -> SearchResult {
         self.stats = finished.as_ref().map(|f| f.stats).unwrap_or_default();
         finished.map_or_else(SearchResult::empty, |f| f.result)
     }

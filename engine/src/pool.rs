@@ -95,10 +95,14 @@ struct SlotState {
 pub(crate) struct Slot {
     state: Mutex<SlotState>,
     cv: Condvar,
+    /// The thread's search state. Its thread holds the lock while it
+    /// carries out an order; with the thread parked, the pool's owner may
+    /// search with it on its own thread ([`Pool::search_here`]).
+    worker: Mutex<Worker>,
 }
 
 impl Slot {
-    fn new() -> Slot {
+    fn new(id: usize) -> Slot {
         Slot {
             state: Mutex::new(SlotState {
                 order: None,
@@ -106,11 +110,18 @@ impl Slot {
                 result: None,
             }),
             cv: Condvar::new(),
+            worker: Mutex::new(Worker::new(id)),
         }
     }
 
     fn lock(&self) -> MutexGuard<'_, SlotState> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The thread's worker (a search that panicked while holding it left
+    /// it poisoned; [`search_with`] rebuilds it then).
+    fn worker(&self) -> MutexGuard<'_, Worker> {
+        self.worker.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     fn give(&self, order: Order) {
@@ -191,7 +202,7 @@ impl Pool {
         }
         while self.threads.len() < n {
             let id = self.threads.len();
-            let slot = Arc::new(Slot::new());
+            let slot = Arc::new(Slot::new(id));
             let theirs = Arc::clone(&slot);
             let spawned = std::thread::Builder::new()
                 .name(format!("search-{id}"))
@@ -235,6 +246,25 @@ impl Pool {
         });
     }
 
+    /// Searches `task` on the caller's thread with the main thread's
+    /// worker, the same search [`Pool::search`] runs on the pool thread,
+    /// and returns its result: for a pool of one thread (it stays parked),
+    /// which saves the two thread wake-ups of every search (self-play plays
+    /// thousands of short searches). `None` with no thread or with helpers.
+    pub(crate) fn search_here(
+        &self,
+        task: &Task,
+        on_event: &mut dyn FnMut(Event),
+    ) -> Option<ThreadResult> {
+        match self.threads.as_slice() {
+            [main] => {
+                let own = search_with(&main.slot, 0, task, on_event);
+                Some(finish_main(task, &own, &[], on_event))
+            }
+            _ => None,
+        }
+    }
+
     /// Waits for the search to end (every thread idle) and returns the
     /// main thread's result.
     pub(crate) fn wait(&self) -> Option<ThreadResult> {
@@ -259,10 +289,9 @@ impl Drop for Pool {
 }
 
 /// A thread's life: park until an order comes, carry it out, repeat. The
-/// thread's [`Worker`] is allocated here once and lives as long as the
-/// thread.
+/// thread's [`Worker`] is allocated once with its slot and lives as long
+/// as the thread.
 fn work(id: usize, slot: &Slot) {
-    let mut worker = Worker::new(id);
     loop {
         match slot.next_order() {
             Order::Quit => {
@@ -270,7 +299,7 @@ fn work(id: usize, slot: &Slot) {
                 return;
             }
             Order::Clear => {
-                worker.clear();
+                slot.worker().clear();
                 slot.done(None);
             }
             Order::Search {
@@ -280,15 +309,7 @@ fn work(id: usize, slot: &Slot) {
                 done,
             } => {
                 let mut on_event = on_event.unwrap_or_else(|| Box::new(|_| {}));
-                // A panicking search (a debug assertion) must not leave the
-                // caller waiting forever: it ends with an empty result, and
-                // the worker, whose state it may have left half-made, is
-                // built anew.
-                let own = catch_unwind(AssertUnwindSafe(|| worker.search(&task, &mut *on_event)))
-                    .unwrap_or_else(|_| {
-                        worker = Worker::new(id);
-                        ThreadResult::empty()
-                    });
+                let own = search_with(slot, id, &task, &mut *on_event);
                 let result = if id == 0 {
                     finish_main(&task, &own, &helpers, &mut *on_event)
                 } else {
@@ -301,6 +322,24 @@ fn work(id: usize, slot: &Slot) {
             }
         }
     }
+}
+
+/// Thread `id`'s own search of `task` with the worker of `slot`.
+///
+/// A panicking search (a debug assertion) must not leave the caller
+/// waiting forever: it ends with an empty result, and the worker, whose
+/// state it may have left half-made, is built anew.
+fn search_with(
+    slot: &Slot,
+    id: usize,
+    task: &Task,
+    on_event: &mut dyn FnMut(Event),
+) -> ThreadResult {
+    let mut worker = slot.worker();
+    catch_unwind(AssertUnwindSafe(|| worker.search(task, on_event))).unwrap_or_else(|_| {
+        *worker = Worker::new(id);
+        ThreadResult::empty()
+    })
 }
 
 impl ThreadResult {
@@ -459,6 +498,80 @@ mod tests {
                 },
             );
             assert!(pos.is_legal(r.best.expect("a move")));
+        }
+    }
+
+    /// [`Engine::search`] on the caller's thread is the pooled search: with
+    /// one thread it gives the same move, score, depth, nodes and reports
+    /// as `start` and `wait` and keeps the thread's histories between
+    /// searches as they do; with helpers it reports and finds a move; a
+    /// handle stops it from another thread.
+    #[test]
+    fn a_search_on_the_callers_thread_is_the_pooled_search() {
+        let pos = Position::startpos();
+        let depth = Limits {
+            depth: Some(6),
+            ..Limits::default()
+        };
+        let iterations = |events: &[Event]| {
+            events
+                .iter()
+                .filter_map(|e| match e {
+                    Event::Iteration(r) => Some((r.depth, r.score, r.nodes, r.pv.clone())),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+        };
+        let mut pooled = Engine::new();
+        let mut here = Engine::new();
+        for _ in 0..2 {
+            let (tx, rx) = crossbeam_channel::unbounded();
+            pooled.start(
+                pos.clone(),
+                depth.clone(),
+                Box::new(move |e| drop(tx.send(e))),
+            );
+            let a = pooled.wait();
+            let a_events: Vec<Event> = rx.try_iter().collect();
+            let mut b_events = Vec::new();
+            let b = here.search(pos.clone(), depth.clone(), &mut |e| b_events.push(e));
+            assert_eq!(
+                (a.best, a.score, a.depth, a.nodes),
+                (b.best, b.score, b.depth, b.nodes)
+            );
+            assert!(!iterations(&a_events).is_empty());
+            assert_eq!(iterations(&a_events), iterations(&b_events));
+        }
+
+        here.set_threads(2).expect("threads");
+        let mut reports = 0;
+        let r = here.search(pos.clone(), depth, &mut |e| {
+            reports += usize::from(matches!(e, Event::Iteration(_)));
+        });
+        assert!(pos.is_legal(r.best.expect("a move")));
+        assert!(reports > 0);
+
+        for threads in [1, 2] {
+            here.set_threads(threads).expect("threads");
+            let handle = here.handle();
+            let searched = std::sync::atomic::AtomicBool::new(false);
+            let infinite = Limits {
+                infinite: true,
+                ..Limits::default()
+            };
+            std::thread::scope(|s| {
+                // Stops until the search has returned: a stop that came
+                // before the search began would be lost.
+                s.spawn(|| {
+                    while !searched.load(Ordering::SeqCst) {
+                        std::thread::sleep(Duration::from_millis(50));
+                        handle.stop();
+                    }
+                });
+                let r = here.search(pos.clone(), infinite, &mut |_| {});
+                searched.store(true, Ordering::SeqCst);
+                assert!(pos.is_legal(r.best.expect("a move")));
+            });
         }
     }
 }

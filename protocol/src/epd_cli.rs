@@ -10,7 +10,6 @@
 use std::io::{ErrorKind, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use board::Move;
@@ -284,25 +283,17 @@ fn solve_all(
 
 /// Searches one position from a fresh table and fresh histories.
 fn solve(engine: &mut Engine, record: &Record, goal: &Goal, limits: &Limits) -> Outcome {
-    let tracker = Arc::new(Mutex::new(Tracker {
+    let mut tracker = Tracker {
         goal: goal.clone(),
         since: None,
-    }));
-    let seen = Arc::clone(&tracker);
+    };
     engine.new_game();
-    engine.start(
-        record.position.clone(),
-        limits.clone(),
-        Box::new(move |event| {
-            if let Event::Iteration(report) = event {
-                seen.lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .iteration(&report);
-            }
-        }),
-    );
-    let result = engine.wait();
-    let since = tracker.lock().unwrap_or_else(PoisonError::into_inner).since;
+    let result = engine.search(record.position.clone(), limits.clone(), &mut |event| {
+        if let Event::Iteration(report) = event {
+            tracker.iteration(&report);
+        }
+    });
+    let since = tracker.since;
     let solved = result
         .best
         .filter(|&mv| goal.solved_by(mv, result.score))
