@@ -29,6 +29,11 @@ TAG = re.compile(r'^\[(\w+) "(.*)"\]\s*$')
 SCORE = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
 
+def natural(name):
+    """Sort key that puts L8 before L10."""
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", name)]
+
+
 def games(paths):
     """Yields (red, black, red's score, opening) for every decided game."""
     for path in paths:
@@ -45,11 +50,21 @@ def games(paths):
                     tags = {}
 
 
+def record(paths):
+    """Per unordered pair (a, b): a's wins, draws and losses."""
+    wdl = defaultdict(lambda: [0, 0, 0])
+    for red, black, score, _ in games(paths):
+        a, b = sorted((red, black), key=natural)
+        mine = score if red == a else 1.0 - score
+        wdl[(a, b)][{1.0: 0, 0.5: 1, 0.0: 2}[mine]] += 1
+    return wdl
+
+
 def meetings(paths):
     """Per unordered pair (a, b): the list of units, each a's mean score."""
     by_opening = defaultdict(list)
     for red, black, score, fen in games(paths):
-        a, b = sorted((red, black))
+        a, b = sorted((red, black), key=natural)
         by_opening[(a, b, fen)].append(score if red == a else 1.0 - score)
     units = defaultdict(list)
     for (a, b, _), scores in by_opening.items():
@@ -102,11 +117,16 @@ def main():
     n = len(players)
     ata = [[0.0] * n for _ in range(n)]
     atb = [0.0] * n
-    print("| meeting | units | score | Elo ± 95 % |")
-    print("|---|---|---|---|")
-    for (a, b), us in sorted(units.items()):
+    wdl = record(args.pgn)
+    print("| meeting | games | W-D-L of the first | units (pairs) | score | Elo ± 95 % |")
+    print("|---|---|---|---|---|---|")
+    for (a, b), us in sorted(units.items(), key=lambda kv: [natural(p) for p in kv[0]]):
         d, var, s, count = elo_of(us)
-        print(f"| {a} vs {b} | {count} | {100 * s:.1f} % | {d:+.1f} ± {1.96 * math.sqrt(var):.1f} |")
+        w, dr, lo = wdl[(a, b)]
+        print(
+            f"| {a} vs {b} | {w + dr + lo} | {w}-{dr}-{lo} | {count} | {100 * s:.1f} % "
+            f"| {d:+.1f} ± {1.96 * math.sqrt(var):.1f} |"
+        )
         row = [0.0] * n
         if a in index:
             row[index[a]] += 1

@@ -41,8 +41,10 @@ class FitTest(unittest.TestCase):
     def test_twins_are_scored_as_pairs_and_strays_alone(self):
         games = twins("A", "B", "f1", (1.0, 0.5)) + twins("A", "B", "f2", (0.0, 0.5))
         games.append(("B", "A", "0-1", "f3"))
-        units = fit.meetings([self.write(games)])
+        path = self.write(games)
+        units = fit.meetings([path])
         self.assertEqual(sorted(units[("A", "B")]), [0.25, 0.75, 1.0])
+        self.assertEqual(fit.record([path])[("A", "B")], [2, 2, 1])
 
     def test_a_meeting_gives_the_logistic_difference(self):
         # A scores 3 of 4 pairs fully and draws one: 87.5 %.
