@@ -22,8 +22,11 @@
 //! step) spanned about 3,000 Elo, 400–800 between levels four apart: too
 //! steep for a GUI's slider, and too steep to measure (scores of 1–9 %).
 //! With a draw at 12 centipawns over four lines skill 16 lost 355 Elo to
-//! full strength; with its smaller budget alone, 63. So the draw is kept
-//! to the levels that should play loosely.
+//! full strength; with its smaller budget alone, 63 (both with the network
+//! `chariot-3`). So the draw is kept to the levels that should play
+//! loosely. Its cost is the steepest step of the ladder (skill 11 against
+//! 12, about 390 Elo): four lines at the same budget search two plies
+//! less.
 //!
 //! `UCI_Elo` maps onto the skill by the ladder measured in games
 //! (`docs/strength.md`, "Strength levels"), anchored on ElephantEye 3.31 at
@@ -47,24 +50,26 @@ const TEMPERATURE_STEP: i32 = 4;
 /// The skill below which a level draws its move among its best lines.
 const DRAW_BELOW: u8 = 12;
 
-/// `UCI_Elo` by skill, as measured in games (`docs/strength.md`,
-/// "Strength levels"): ElephantEye 3.31 at its default strength (5 s +
-/// 0.05 s, no book) is 2000 on this scale. Skill 12 scored 27.9 % against
-/// it (−165 ± 64), which places skill 12 at 1835; the other rows add the
-/// levels' Elo against each other (one least-squares fit over thirteen
-/// level pairs at 100,000 nodes a move, 100 games each). Levels between
-/// two rows are interpolated.
+/// `UCI_Elo` by skill, as measured in games with the network
+/// `chariot-4` (`docs/strength.md`, "Strength levels"): ElephantEye 3.31
+/// at its default strength (5 s + 0.05 s, no book) is 2000 on this scale.
+/// One least-squares fit over the levels' meetings with each other (at
+/// 100,000 nodes a move, 300–600 games a meeting) and with ElephantEye
+/// (skills 12, 14 and 16, 250–260 games each) places every row, rounded
+/// to 5 (`tools/ladder/fit.py`); each row's error is in the table there.
+/// Levels between two rows are interpolated.
 pub const ELO_LADDER: &[(u8, u32)] = &[
-    (0, 175),
-    (2, 465),
-    (4, 625),
-    (6, 855),
-    (8, 1155),
-    (10, 1345),
-    (12, 1835),
-    (14, 2000),
-    (16, 2180),
-    (20, 2240),
+    (0, 300),
+    (2, 550),
+    (4, 695),
+    (6, 985),
+    (8, 1280),
+    (10, 1505),
+    (11, 1615),
+    (12, 2005),
+    (14, 2160),
+    (16, 2300),
+    (20, 2425),
 ];
 
 /// The lowest and highest `UCI_Elo` (the ladder's ends).
@@ -308,7 +313,7 @@ mod tests {
 
     #[test]
     fn elo_follows_the_ladder() {
-        assert_eq!((MIN_ELO, MAX_ELO), (175, 2240));
+        assert_eq!((MIN_ELO, MAX_ELO), (300, 2425));
         assert!(
             ELO_LADDER
                 .windows(2)
@@ -316,15 +321,20 @@ mod tests {
         );
         assert_eq!(skill_for_elo(0), 0);
         assert_eq!(skill_for_elo(MIN_ELO), 0);
-        assert_eq!(skill_for_elo(1345), 10);
-        assert_eq!(skill_for_elo(1590), 11);
-        assert_eq!(skill_for_elo(2000), 14);
-        assert_eq!(skill_for_elo(2239), 19);
+        assert_eq!(skill_for_elo(1505), 10);
+        assert_eq!(skill_for_elo(1614), 10);
+        assert_eq!(skill_for_elo(1615), 11);
+        // At or below: ElephantEye's 2000 is just under skill 12's 2005.
+        assert_eq!(skill_for_elo(2000), 11);
+        assert_eq!(skill_for_elo(2005), 12);
+        assert_eq!(skill_for_elo(2100), 13);
+        assert_eq!(skill_for_elo(2160), 14);
+        assert_eq!(skill_for_elo(2424), 19);
         assert_eq!(skill_for_elo(MAX_ELO), 20);
         assert_eq!(skill_for_elo(u32::MAX), 20);
         let o = StrengthOptions {
             limit_strength: true,
-            elo: 1835,
+            elo: 2005,
             skill: 3,
             ..StrengthOptions::default()
         };
