@@ -2,7 +2,7 @@
 """Fits one Elo scale to the games of a strength ladder.
 
 Reads PGN files (arena's and refmatch's: the Red, Black, Result and FEN
-tags), scores every pair of players that met, and solves for every
+tags; `.xz` compressed or not), scores every pair of players that met, and solves for every
 player's rating by generalized least squares over all meetings at once:
 a level that met two neighbours and ElephantEye is placed by all three.
 
@@ -20,6 +20,7 @@ the anchor). Pure Python: the ladder has a dozen unknowns.
 """
 
 import argparse
+import lzma
 import math
 import re
 import sys
@@ -38,7 +39,8 @@ def games(paths):
     """Yields (red, black, red's score, opening) for every decided game."""
     for path in paths:
         tags = {}
-        with open(path, encoding="utf-8", errors="replace") as f:
+        opener = lzma.open if path.endswith(".xz") else open
+        with opener(path, "rt", encoding="utf-8", errors="replace") as f:
             for line in f:
                 m = TAG.match(line)
                 if m:

@@ -75,6 +75,18 @@ class FitTest(unittest.TestCase):
         self.assertIn(f"| {ab + bc:+.0f} ±", row)
         self.assertIn(f" {1000 + ab:.0f} ±", row)
 
+    def test_compressed_files_read_the_same(self):
+        import lzma
+
+        games = twins("A", "B", "f1", (1.0, 0.5)) + twins("A", "B", "f2", (0.0, 0.5))
+        plain = self.write(games)
+        packed = plain + ".xz"
+        with lzma.open(packed, "wt", encoding="utf-8") as f:
+            f.write(pgn(games))
+        self.addCleanup(os.unlink, packed)
+        self.assertEqual(fit.meetings([plain]), fit.meetings([packed]))
+        self.assertEqual(fit.record([packed])[("A", "B")], [1, 2, 1])
+
     def test_players_that_never_met_are_refused(self):
         games = twins("A", "B", "f", (1.0, 0.5)) + twins("C", "D", "f", (1.0, 0.5))
         run = subprocess.run(
