@@ -1,7 +1,9 @@
 //! The search threads of Lazy SMP: a pool of threads created when the
 //! thread count changes and parked between searches, each owning the
 //! [`Worker`] (histories, ply stack, evaluation cache, accumulators) it
-//! keeps from one search to the next.
+//! keeps from one search to the next. The worker sits in the thread's
+//! mailbox behind a lock, so that a pool of one thread can also search on
+//! its owner's thread ([`Pool::search_here`]) with the same state.
 //!
 //! A search is a [`Task`] given to every thread at once. Thread 0 is the
 //! main thread: it alone reads the clock, reports [`Event`]s and decides
@@ -95,14 +97,16 @@ struct SlotState {
 pub(crate) struct Slot {
     state: Mutex<SlotState>,
     cv: Condvar,
-    /// The thread's search state. Its thread holds the lock while it
-    /// carries out an order; with the thread parked, the pool's owner may
-    /// search with it on its own thread ([`Pool::search_here`]).
-    worker: Mutex<Worker>,
+    /// The thread's search state. Its thread builds it (so that its
+    /// memory is first touched there, on the thread's own NUMA node) and
+    /// holds the lock while it carries out an order; with the thread
+    /// parked, the pool's owner may search with it on its own thread
+    /// ([`Pool::search_here`]).
+    worker: Mutex<Option<Worker>>,
 }
 
 impl Slot {
-    fn new(id: usize) -> Slot {
+    fn new() -> Slot {
         Slot {
             state: Mutex::new(SlotState {
                 order: None,
@@ -110,7 +114,7 @@ impl Slot {
                 result: None,
             }),
             cv: Condvar::new(),
-            worker: Mutex::new(Worker::new(id)),
+            worker: Mutex::new(None),
         }
     }
 
@@ -118,9 +122,10 @@ impl Slot {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// The thread's worker (a search that panicked while holding it left
-    /// it poisoned; [`search_with`] rebuilds it then).
-    fn worker(&self) -> MutexGuard<'_, Worker> {
+    /// The thread's worker, `None` until it is first needed (a search
+    /// that panicked while holding it left it poisoned; [`search_with`]
+    /// rebuilds it then).
+    fn worker(&self) -> MutexGuard<'_, Option<Worker>> {
         self.worker.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
@@ -202,7 +207,7 @@ impl Pool {
         }
         while self.threads.len() < n {
             let id = self.threads.len();
-            let slot = Arc::new(Slot::new(id));
+            let slot = Arc::new(Slot::new());
             let theirs = Arc::clone(&slot);
             let spawned = std::thread::Builder::new()
                 .name(format!("search-{id}"))
@@ -289,9 +294,10 @@ impl Drop for Pool {
 }
 
 /// A thread's life: park until an order comes, carry it out, repeat. The
-/// thread's [`Worker`] is allocated once with its slot and lives as long
-/// as the thread.
+/// thread's [`Worker`] is allocated here once, kept in its slot, and
+/// lives as long as the thread.
 fn work(id: usize, slot: &Slot) {
+    slot.worker().get_or_insert_with(|| Worker::new(id));
     loop {
         match slot.next_order() {
             Order::Quit => {
@@ -299,7 +305,9 @@ fn work(id: usize, slot: &Slot) {
                 return;
             }
             Order::Clear => {
-                slot.worker().clear();
+                if let Some(worker) = slot.worker().as_mut() {
+                    worker.clear();
+                }
                 slot.done(None);
             }
             Order::Search {
@@ -336,8 +344,13 @@ fn search_with(
     on_event: &mut dyn FnMut(Event),
 ) -> ThreadResult {
     let mut worker = slot.worker();
-    catch_unwind(AssertUnwindSafe(|| worker.search(task, on_event))).unwrap_or_else(|_| {
-        *worker = Worker::new(id);
+    catch_unwind(AssertUnwindSafe(|| {
+        worker
+            .get_or_insert_with(|| Worker::new(id))
+            .search(task, on_event)
+    }))
+    .unwrap_or_else(|_| {
+        *worker = Some(Worker::new(id));
         ThreadResult::empty()
     })
 }
