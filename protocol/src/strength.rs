@@ -54,17 +54,17 @@ const DRAW_BELOW: u8 = 12;
 /// `chariot-4` (`docs/strength.md`, "Strength levels"): ElephantEye 3.31
 /// at its default strength (5 s + 0.05 s, no book) is 2000 on this scale.
 /// One least-squares fit over the levels' meetings with each other (at
-/// 100,000 nodes a move, 300–600 games a meeting) and with ElephantEye
+/// 100,000 nodes a move, 300–1,200 games a meeting) and with ElephantEye
 /// (skills 12, 14 and 16, 250–260 games each) places every row, rounded
 /// to 5 (`tools/ladder/fit.py`); each row's error is in the table there.
 /// Levels between two rows are interpolated.
 pub const ELO_LADDER: &[(u8, u32)] = &[
-    (0, 300),
-    (2, 550),
-    (4, 695),
-    (6, 985),
-    (8, 1280),
-    (10, 1505),
+    (0, 325),
+    (2, 560),
+    (4, 705),
+    (6, 990),
+    (8, 1265),
+    (10, 1495),
     (11, 1615),
     (12, 2005),
     (14, 2160),
@@ -313,7 +313,7 @@ mod tests {
 
     #[test]
     fn elo_follows_the_ladder() {
-        assert_eq!((MIN_ELO, MAX_ELO), (300, 2425));
+        assert_eq!((MIN_ELO, MAX_ELO), (325, 2425));
         assert!(
             ELO_LADDER
                 .windows(2)
