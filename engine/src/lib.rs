@@ -511,10 +511,7 @@ impl Engine {
     /// When the system cannot create even one search thread.
     pub fn start(&mut self, pos: Position, limits: Limits, on_event: Box<dyn FnMut(Event) + Send>) {
         let task = self.task(pos, limits);
-        let (done, finished) = crossbeam_channel::bounded(0);
-        self.finished = finished;
-        self.pool.search(task, on_event, done);
-        self.searching = true;
+        self.launch(task, on_event);
     }
 
     /// Searches `pos` as [`Engine::start`] and [`Engine::wait`] would, and
@@ -539,15 +536,19 @@ impl Engine {
         }
         // Helpers: the pool's threads search, the caller waits.
         let (tx, rx) = crossbeam_channel::unbounded();
-        let (done, finished) = crossbeam_channel::bounded(0);
-        self.finished = finished;
-        self.pool
-            .search(task, Box::new(move |e| drop(tx.send(e))), done);
-        self.searching = true;
+        self.launch(task, Box::new(move |e| drop(tx.send(e))));
         for event in &rx {
             on_event(event);
         }
         self.wait()
+    }
+
+    /// Gives a prepared search to the pool's threads.
+    fn launch(&mut self, task: Task, on_event: Box<dyn FnMut(Event) + Send>) {
+        let (done, finished) = crossbeam_channel::bounded(0);
+        self.finished = finished;
+        self.pool.search(task, on_event, done);
+        self.searching = true;
     }
 
     /// Prepares a search: a running one is stopped and collected, the
