@@ -141,12 +141,12 @@ pub struct Solved {
 /// Follows a search's iterations: the first of the run of iterations,
 /// up to the latest, whose best move solves the goal.
 #[derive(Debug)]
-struct Tracker {
-    goal: Goal,
+struct Tracker<'a> {
+    goal: &'a Goal,
     since: Option<Solved>,
 }
 
-impl Tracker {
+impl Tracker<'_> {
     fn iteration(&mut self, report: &Report) {
         let Some(&mv) = report.pv.first() else {
             return;
@@ -283,10 +283,7 @@ fn solve_all(
 
 /// Searches one position from a fresh table and fresh histories.
 fn solve(engine: &mut Engine, record: &Record, goal: &Goal, limits: &Limits) -> Outcome {
-    let mut tracker = Tracker {
-        goal: goal.clone(),
-        since: None,
-    };
+    let mut tracker = Tracker { goal, since: None };
     engine.new_game();
     let result = engine.search(record.position.clone(), limits.clone(), &mut |event| {
         if let Event::Iteration(report) = event {
@@ -403,12 +400,13 @@ mod tests {
 
     #[test]
     fn the_solving_run_restarts_when_the_move_changes() {
+        let goal = Goal {
+            best: vec![mv("h2e2")],
+            avoid: vec![],
+            mate: None,
+        };
         let mut t = Tracker {
-            goal: Goal {
-                best: vec![mv("h2e2")],
-                avoid: vec![],
-                mate: None,
-            },
+            goal: &goal,
             since: None,
         };
         for (depth, m) in [
