@@ -40,4 +40,5 @@ pub use fen::{FenError, START_FEN, Setup};
 pub use moves::{MAX_MOVES, Move, MoveList, ParseMoveError};
 pub use position::{CHECKS_COUNTED, IllegalMove, Position, State};
 pub use rules::{NodeJudgement, Outcome, Reason, Verdict};
+pub use see::SeeValues;
 pub use types::{ByColor, Color, File, ParseSquareError, Piece, PieceKind, Rank, Square};

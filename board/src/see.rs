@@ -19,24 +19,66 @@ use crate::{Bitboard, Color, Move, PieceKind, Position, Square};
 /// The longest exchange followed (32 pieces cannot make more captures).
 const MAX_EXCHANGE: usize = 34;
 
+/// The piece values an exchange is counted in, by kind index (the
+/// general's is never read: it is taken last, and only when safe), with
+/// the kinds other than the general ordered cheapest first, worked out
+/// once when the values are made (a `const` in the engine) rather than at
+/// every exchange: the search asks hundreds of thousands of them a second.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeeValues {
+    values: [i32; PieceKind::NUM],
+    /// The kinds other than the general, cheapest first (equal values keep
+    /// [`PieceKind::ALL`]'s order), so that the search for the least
+    /// valuable attacker stops at the first kind that has one.
+    order: [PieceKind; PieceKind::NUM - 1],
+}
+
+impl SeeValues {
+    /// Values by kind index ([`PieceKind::index`]).
+    pub const fn new(values: [i32; PieceKind::NUM]) -> SeeValues {
+        let mut order = [PieceKind::Pawn; PieceKind::NUM - 1];
+        let mut n = 0;
+        let mut k = 0;
+        while k < PieceKind::NUM {
+            let kind = PieceKind::ALL[k];
+            if !matches!(kind, PieceKind::King) {
+                // Insertion sort, stable: a kind goes after every kind
+                // already placed whose value is not larger.
+                let mut i = n;
+                while i > 0 && values[order[i - 1].index()] > values[kind.index()] {
+                    order[i] = order[i - 1];
+                    i -= 1;
+                }
+                order[i] = kind;
+                n += 1;
+            }
+            k += 1;
+        }
+        SeeValues { values, order }
+    }
+
+    /// The value of a piece of `kind`.
+    #[inline]
+    pub const fn of(&self, kind: PieceKind) -> i32 {
+        self.values[kind.index()]
+    }
+}
+
 impl Position {
     /// The material balance of playing `m` and then the best sequence of
     /// recaptures on its target square, from the mover's point of view,
-    /// with the piece values given by kind index (the general's is never
-    /// read: it is taken last, and only when safe). `m` is expected to be
-    /// legal; a quiet move scores the loss of the mover if the square is
-    /// attacked, else 0.
-    pub fn see(&self, m: Move, values: &[i32; PieceKind::NUM]) -> i32 {
+    /// in `values`. `m` is expected to be legal; a quiet move scores the
+    /// loss of the mover if the square is attacked, else 0.
+    pub fn see(&self, m: Move, values: &SeeValues) -> i32 {
         let (from, to) = (m.from(), m.to());
         let Some(mover) = self.piece_at(from) else {
             return 0;
         };
         let mut occ = ExchangeOcc::new(self, to).without(from, to);
         let mut gain = [0i32; MAX_EXCHANGE];
-        gain[0] = self.piece_at(to).map_or(0, |p| values[p.kind().index()]);
+        gain[0] = self.piece_at(to).map_or(0, |p| values.of(p.kind()));
         let mut on_square = mover.kind();
         let mut side = !mover.color();
-        let order = Self::cheapest_first(values);
         let mut d = 0;
         while d + 1 < MAX_EXCHANGE {
             // A general on the square ends the exchange: taking it is not
@@ -44,7 +86,7 @@ impl Position {
             if on_square == PieceKind::King {
                 break;
             }
-            let Some((sq, kind)) = self.least_attacker(to, side, occ, &order) else {
+            let Some((sq, kind)) = self.least_attacker(to, side, occ, &values.order) else {
                 break;
             };
             if kind == PieceKind::King && self.attacked_for_general(to, !side, occ.without(sq, to))
@@ -52,7 +94,7 @@ impl Position {
                 break;
             }
             d += 1;
-            gain[d] = values[on_square.index()] - gain[d - 1];
+            gain[d] = values.of(on_square) - gain[d - 1];
             on_square = kind;
             occ = occ.without(sq, to);
             side = !side;
@@ -76,12 +118,12 @@ impl Position {
     /// the next capturer stops the exchange as soon as taking would no
     /// longer turn the answer. The test twin asks [`Position::see`] for
     /// every legal move at a range of thresholds.
-    pub fn see_ge(&self, m: Move, threshold: i32, values: &[i32; PieceKind::NUM]) -> bool {
+    pub fn see_ge(&self, m: Move, threshold: i32, values: &SeeValues) -> bool {
         let (from, to) = (m.from(), m.to());
         let Some(mover) = self.piece_at(from) else {
             return threshold <= 0;
         };
-        let taken = self.piece_at(to).map_or(0, |p| values[p.kind().index()]);
+        let taken = self.piece_at(to).map_or(0, |p| values.of(p.kind()));
         let mut swap = taken - threshold;
         if swap < 0 {
             return false;
@@ -89,16 +131,15 @@ impl Position {
         if mover.kind() == PieceKind::King {
             return true;
         }
-        swap = values[mover.kind().index()] - swap;
+        swap = values.of(mover.kind()) - swap;
         if swap <= 0 {
             return true;
         }
         let mut occ = ExchangeOcc::new(self, to).without(from, to);
-        let order = Self::cheapest_first(values);
         let mut side = !mover.color();
         // Whether the answer is "at least `threshold`" if `side` stops now.
         let mut res = true;
-        while let Some((sq, kind)) = self.least_attacker(to, side, occ, &order) {
+        while let Some((sq, kind)) = self.least_attacker(to, side, occ, &values.order) {
             if kind == PieceKind::King {
                 // A general takes only when the square is safe, and then
                 // nothing takes back: it turns the answer, or cannot move.
@@ -106,7 +147,7 @@ impl Position {
                 return res != safe;
             }
             res = !res;
-            swap = values[kind.index()] - swap;
+            swap = values.of(kind) - swap;
             if swap < i32::from(res) {
                 break;
             }
@@ -114,21 +155,6 @@ impl Position {
             side = !side;
         }
         res
-    }
-
-    /// The kinds other than the general, cheapest first by `values`
-    /// (equal values keep [`PieceKind::ALL`]'s order), so that the search
-    /// for the least valuable attacker stops at the first kind that has
-    /// one instead of asking every kind at every capture of the exchange.
-    fn cheapest_first(values: &[i32; PieceKind::NUM]) -> [PieceKind; PieceKind::NUM - 1] {
-        let mut order = [PieceKind::Pawn; PieceKind::NUM - 1];
-        let kinds = PieceKind::ALL.into_iter().filter(|&k| k != PieceKind::King);
-        for (slot, kind) in order.iter_mut().zip(kinds) {
-            *slot = kind;
-        }
-        // A stable sort: ties stay in `ALL`'s order.
-        order.sort_by_key(|k| values[k.index()]);
-        order
     }
 
     /// The least valuable piece of `side` (kinds in `order`, the general
@@ -237,6 +263,33 @@ impl ExchangeOcc {
         ExchangeOcc {
             all: self.all.without(sq),
             file,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The order is by value, ties in [`PieceKind::ALL`]'s order, the
+    /// general left out, as a stable sort would give.
+    #[test]
+    fn the_kinds_are_ordered_cheapest_first_stably() {
+        for values in [
+            [0, 200, 200, 420, 950, 460, 100],
+            [0, 150, 150, 450, 1000, 450, 150],
+            [7, 5, 4, 3, 2, 1, 0],
+        ] {
+            let mut expected: Vec<PieceKind> = PieceKind::ALL
+                .into_iter()
+                .filter(|&k| k != PieceKind::King)
+                .collect();
+            expected.sort_by_key(|k| values[k.index()]);
+            let v = SeeValues::new(values);
+            assert_eq!(v.order.to_vec(), expected, "{values:?}");
+            for k in PieceKind::ALL {
+                assert_eq!(v.of(k), values[k.index()]);
+            }
         }
     }
 }

@@ -6,7 +6,7 @@
 //! random play, every capture of every position checked, plus hand-made
 //! cases for the cannon screens and the generals.
 
-use board::{Move, PieceKind, Position};
+use board::{Move, PieceKind, Position, SeeValues};
 use rand::{Rng as _, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
@@ -91,7 +91,7 @@ fn see_agrees_with_the_played_out_exchange() {
     let mut differ = Vec::new();
     for mut pos in positions() {
         for m in pos.legal_captures() {
-            let fast = pos.see(m, &VALUES);
+            let fast = pos.see(m, &SeeValues::new(VALUES));
             let slow = slow_see(&mut pos, m);
             checked += 1;
             if fast != slow {
@@ -115,7 +115,7 @@ fn see_of(fen: &str, m: &str) -> i32 {
     let pos = Position::from_fen(fen).expect("test FEN");
     let m: Move = m.parse().expect("test move");
     assert!(pos.is_legal(m), "{m} illegal in {fen}");
-    pos.see(m, &VALUES)
+    pos.see(m, &SeeValues::new(VALUES))
 }
 
 #[test]
@@ -162,11 +162,11 @@ fn see_ge_agrees_with_see() {
     let mut asked = 0usize;
     for pos in positions() {
         for m in pos.legal_moves() {
-            for values in [&VALUES, &TIED] {
-                let full = pos.see(m, values);
+            for values in [SeeValues::new(VALUES), SeeValues::new(TIED)] {
+                let full = pos.see(m, &values);
                 for &t in &thresholds {
                     assert_eq!(
-                        pos.see_ge(m, t, values),
+                        pos.see_ge(m, t, &values),
                         full >= t,
                         "{} {m}: see {full}, threshold {t}, values {values:?}",
                         pos.fen()

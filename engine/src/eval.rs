@@ -21,10 +21,14 @@
 
 use std::fmt::Write as _;
 
-use board::{Bitboard, Color, PieceKind, Position, Square, geometry};
+use board::{Bitboard, Color, PieceKind, Position, SeeValues, Square, geometry};
 
 /// Material values by [`PieceKind::index`] (general: 0, never captured).
 pub const PIECE_VALUE: [i32; PieceKind::NUM] = [0, 200, 200, 420, 950, 460, 100];
+
+/// [`PIECE_VALUE`] as the static exchange evaluation counts it (its
+/// cheapest-first order of the kinds worked out once, here).
+pub const SEE_VALUES: SeeValues = SeeValues::new(PIECE_VALUE);
 
 /// A half-row of a table: files a–e (file e, the centre, is mirrored onto
 /// nothing); files f–i are the mirror of d–a.

@@ -18,7 +18,7 @@
 use arrayvec::ArrayVec;
 use board::{MAX_MOVES, Move, PieceKind, Position};
 
-use crate::eval::PIECE_VALUE;
+use crate::eval::{PIECE_VALUE, SEE_VALUES};
 use crate::history::{Histories, PieceTo, QuietContext};
 
 /// Move-ordering value of a victim or attacker (MVV/LVA).
@@ -198,7 +198,7 @@ impl MovePicker {
                         };
                         continue;
                     };
-                    if pos.see_ge(m, 0, &PIECE_VALUE) {
+                    if pos.see_ge(m, 0, &SEE_VALUES) {
                         return Some((m, MoveClass::GoodCapture, 0));
                     }
                     if self.scope == Scope::All {

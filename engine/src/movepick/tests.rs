@@ -8,7 +8,7 @@ use rand::{Rng as _, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
 use super::{MoveClass, MovePicker, QuietOrder};
-use crate::eval::PIECE_VALUE;
+use crate::eval::{PIECE_VALUE, SEE_VALUES};
 use crate::history::Histories;
 
 /// A seeded stream: the same positions on every run.
@@ -120,8 +120,8 @@ fn staged_picker_hands_out_every_legal_move_once_in_stage_order() {
             let capture = pos.is_capture(m);
             match class {
                 MoveClass::TableMove => {}
-                MoveClass::GoodCapture => assert!(capture && pos.see(m, &PIECE_VALUE) >= 0),
-                MoveClass::BadCapture => assert!(capture && pos.see(m, &PIECE_VALUE) < 0),
+                MoveClass::GoodCapture => assert!(capture && pos.see(m, &SEE_VALUES) >= 0),
+                MoveClass::BadCapture => assert!(capture && pos.see(m, &SEE_VALUES) < 0),
                 MoveClass::Refutation => {
                     assert!(!capture);
                     assert!([order.killers[0], order.killers[1], order.counter].contains(&Some(m)));
@@ -158,7 +158,7 @@ fn capture_picker_hands_out_the_captures_quiescence_searches() {
             .legal_captures()
             .iter()
             .copied()
-            .filter(|&m| taken(m) >= min_victim && (in_tt(m) || pos.see(m, &PIECE_VALUE) >= 0))
+            .filter(|&m| taken(m) >= min_victim && (in_tt(m) || pos.see(m, &SEE_VALUES) >= 0))
             .collect();
         let key = |m: &Move| (m.from().index(), m.to().index());
         got.sort_by_key(key);

@@ -30,7 +30,7 @@ use std::path::Path;
 
 use board::{Color, Move, Position};
 
-use crate::eval::PIECE_VALUE;
+use crate::eval::SEE_VALUES;
 use crate::score::MATE_BOUND;
 
 /// The file's first 8 bytes.
@@ -437,7 +437,7 @@ impl Selector {
             && pos
                 .legal_captures()
                 .iter()
-                .any(|&m| pos.see_ge(m, 1, &PIECE_VALUE))
+                .any(|&m| pos.see_ge(m, 1, &SEE_VALUES))
         {
             return Err(Dropped::Noisy);
         }

@@ -8,7 +8,7 @@
 use board::{Color, Move, PieceKind, Position};
 
 use super::{Mode, NodeKind, Search};
-use crate::eval::PIECE_VALUE;
+use crate::eval::SEE_VALUES;
 use crate::score::MATE_BOUND;
 
 /// Reverse-futility margin per ply of depth.
@@ -110,7 +110,7 @@ impl<M: Mode> Search<'_, M> {
         } else {
             -SEE_QUIET_MARGIN * depth * depth
         };
-        !self.pos.see_ge(mv, margin, &PIECE_VALUE)
+        !self.pos.see_ge(mv, margin, &SEE_VALUES)
     }
 
     /// The table's late-move reduction for the `n`-th move at `depth`.
