@@ -173,21 +173,7 @@ impl MovePicker {
                     }
                 }
                 Stage::GenerateCaptures => {
-                    let min_victim = match self.scope {
-                        Scope::All => 0,
-                        Scope::Captures { min_victim } => min_victim,
-                    };
-                    for m in pos.legal_captures() {
-                        let Some(mvv_lva) = mvv_lva(pos, m) else {
-                            continue;
-                        };
-                        let victim = pos
-                            .piece_at(m.to())
-                            .map_or(0, |v| PIECE_VALUE[v.kind().index()]);
-                        if victim >= min_victim && !self.tt_moves.contains(&Some(m)) {
-                            self.moves.push((mvv_lva, m));
-                        }
-                    }
+                    self.generate_captures(pos);
                     self.stage = Stage::GoodCaptures;
                 }
                 Stage::GoodCaptures => {
@@ -227,18 +213,7 @@ impl MovePicker {
                     }
                 }
                 Stage::GenerateQuiets => {
-                    self.moves.clear();
-                    self.next = 0;
-                    for m in pos.legal_quiets() {
-                        if self.tt_moves.contains(&Some(m)) || self.tried_killers.contains(&Some(m))
-                        {
-                            continue;
-                        }
-                        let score = pos.piece_at(m.from()).map_or(0, |p| {
-                            h.quiet_score(PieceTo::new(p.index(), m.to()), self.order.ctx)
-                        });
-                        self.moves.push((score, m));
-                    }
+                    self.generate_quiets(pos, h);
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
@@ -256,6 +231,48 @@ impl MovePicker {
                 }
                 Stage::Done => return None,
             }
+        }
+    }
+
+    /// Generates the captures in scope, by MVV/LVA, less the table moves.
+    /// Kept out of [`MovePicker::next`] (never inlined): `next` is called
+    /// for every move handed out and generates at most twice a node, and
+    /// inlined, the generation's registers made every call pay to save
+    /// them.
+    #[inline(never)]
+    fn generate_captures(&mut self, pos: &Position) {
+        let min_victim = match self.scope {
+            Scope::All => 0,
+            Scope::Captures { min_victim } => min_victim,
+        };
+        for m in pos.legal_captures() {
+            let Some(mvv_lva) = mvv_lva(pos, m) else {
+                continue;
+            };
+            let victim = pos
+                .piece_at(m.to())
+                .map_or(0, |v| PIECE_VALUE[v.kind().index()]);
+            if victim >= min_victim && !self.tt_moves.contains(&Some(m)) {
+                self.moves.push((mvv_lva, m));
+            }
+        }
+    }
+
+    /// Generates the quiet moves, scored by history, less the table moves
+    /// and the refutations already tried (out of `next`, as
+    /// [`MovePicker::generate_captures`]).
+    #[inline(never)]
+    fn generate_quiets(&mut self, pos: &Position, h: &Histories) {
+        self.moves.clear();
+        self.next = 0;
+        for m in pos.legal_quiets() {
+            if self.tt_moves.contains(&Some(m)) || self.tried_killers.contains(&Some(m)) {
+                continue;
+            }
+            let score = pos.piece_at(m.from()).map_or(0, |p| {
+                h.quiet_score(PieceTo::new(p.index(), m.to()), self.order.ctx)
+            });
+            self.moves.push((score, m));
         }
     }
 
