@@ -259,9 +259,31 @@ impl Position {
         if p.color() != self.side {
             return false;
         }
-        self.pseudo_targets(p.color(), p.kind(), m.from(), self.occupied())
-            .contains(m.to())
-            && self.king_safe_after(p.color(), p.kind(), m.from(), m.to())
+        let (from, to) = (m.from(), m.to());
+        self.pseudo_targets(p.color(), p.kind(), from, self.occupied())
+            .contains(to)
+            && (self.cannot_expose(p.kind(), from, to)
+                || self.king_safe_after(p.color(), p.kind(), from, to))
+    }
+
+    /// Whether a move of the side to move's piece of `kind` from `from` to
+    /// `to` certainly leaves its general safe, by geometry alone: the
+    /// general is not in check, the piece is not the general, and the move
+    /// touches none of the four ways of [`Position::exposure_masks`] — it
+    /// neither leaves nor enters the general's file or rank (pins, cannon
+    /// screens, the facing generals) and does not leave a square
+    /// diagonally next to the general (a horse leg towards it). Most
+    /// killers and table moves pass, and skip the attack test.
+    #[inline]
+    fn cannot_expose(&self, kind: PieceKind, from: Square, to: Square) -> bool {
+        if self.state.in_check || kind == PieceKind::King {
+            return false;
+        }
+        let k = self.kings[self.side.index()];
+        let on_lines = |sq: Square| sq.file() == k.file() || sq.rank() == k.rank();
+        let leg = from.file().index().abs_diff(k.file().index()) == 1
+            && from.rank().index().abs_diff(k.rank().index()) == 1;
+        !on_lines(from) && !on_lines(to) && !leg
     }
 
     /// Counts the leaves of the legal move tree `depth` plies deep. The last
