@@ -34,7 +34,9 @@ pub struct SeeValues {
 }
 
 impl SeeValues {
-    /// Values by kind index ([`PieceKind::index`]).
+    /// Values by kind index ([`PieceKind::index`]), with the kinds' order
+    /// worked out from them (a stable insertion sort, at compile time for
+    /// a `const`).
     pub const fn new(values: [i32; PieceKind::NUM]) -> SeeValues {
         let mut order = [PieceKind::Pawn; PieceKind::NUM - 1];
         let mut n = 0;

@@ -13,6 +13,7 @@ use rand_pcg::Pcg64Mcg;
 /// Centipawn values by kind index (general, advisor, elephant, horse,
 /// chariot, cannon, soldier), as the engine's evaluation has them.
 const VALUES: [i32; PieceKind::NUM] = [0, 200, 200, 420, 950, 460, 100];
+const SEE_VALUES: SeeValues = SeeValues::new(VALUES);
 
 /// A seeded stream, so the games are the same on every run.
 type Rng = Pcg64Mcg;
@@ -91,7 +92,7 @@ fn see_agrees_with_the_played_out_exchange() {
     let mut differ = Vec::new();
     for mut pos in positions() {
         for m in pos.legal_captures() {
-            let fast = pos.see(m, &SeeValues::new(VALUES));
+            let fast = pos.see(m, &SEE_VALUES);
             let slow = slow_see(&mut pos, m);
             checked += 1;
             if fast != slow {
@@ -115,7 +116,7 @@ fn see_of(fen: &str, m: &str) -> i32 {
     let pos = Position::from_fen(fen).expect("test FEN");
     let m: Move = m.parse().expect("test move");
     assert!(pos.is_legal(m), "{m} illegal in {fen}");
-    pos.see(m, &SeeValues::new(VALUES))
+    pos.see(m, &SEE_VALUES)
 }
 
 #[test]

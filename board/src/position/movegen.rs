@@ -267,7 +267,7 @@ impl Position {
     }
 
     /// Whether a move of the side to move's piece of `kind` from `from` to
-    /// `to` certainly leaves its general safe, by geometry alone: the
+    /// `to` certainly leaves its general safe, without an attack test: the
     /// general is not in check, the piece is not the general, and the move
     /// touches none of the four ways of [`Position::exposure_masks`] — it
     /// neither leaves nor enters the general's file or rank (pins, cannon
