@@ -54,19 +54,19 @@ const DRAW_BELOW: u8 = 12;
 /// `chariot-4` (`docs/strength.md`, "Strength levels"): ElephantEye 3.31
 /// at its default strength (5 s + 0.05 s, no book) is 2000 on this scale.
 /// One least-squares fit over the levels' meetings with each other (at
-/// 100,000 nodes a move, 300–1,200 games a meeting) and with ElephantEye
-/// (skills 12, 14 and 16, 250–260 games each) places every row, rounded
+/// 100,000 nodes a move, 300–11,000 games a meeting) and with ElephantEye
+/// (skills 12, 14 and 16, 250–420 games each) places every row, rounded
 /// to 5 (`tools/ladder/fit.py`); each row's error is in the table there.
 /// Levels between two rows are interpolated.
 pub const ELO_LADDER: &[(u8, u32)] = &[
-    (0, 325),
-    (2, 560),
-    (4, 705),
-    (6, 990),
-    (8, 1265),
-    (10, 1495),
-    (11, 1615),
-    (12, 2005),
+    (0, 375),
+    (2, 595),
+    (4, 755),
+    (6, 1015),
+    (8, 1275),
+    (10, 1515),
+    (11, 1640),
+    (12, 1995),
     (14, 2160),
     (16, 2300),
     (20, 2425),
@@ -313,7 +313,7 @@ mod tests {
 
     #[test]
     fn elo_follows_the_ladder() {
-        assert_eq!((MIN_ELO, MAX_ELO), (325, 2425));
+        assert_eq!((MIN_ELO, MAX_ELO), (375, 2425));
         assert!(
             ELO_LADDER
                 .windows(2)
@@ -321,12 +321,14 @@ mod tests {
         );
         assert_eq!(skill_for_elo(0), 0);
         assert_eq!(skill_for_elo(MIN_ELO), 0);
-        assert_eq!(skill_for_elo(1505), 10);
-        assert_eq!(skill_for_elo(1614), 10);
-        assert_eq!(skill_for_elo(1615), 11);
-        // At or below: ElephantEye's 2000 is just under skill 12's 2005.
-        assert_eq!(skill_for_elo(2000), 11);
-        assert_eq!(skill_for_elo(2005), 12);
+        assert_eq!(skill_for_elo(1515), 10);
+        assert_eq!(skill_for_elo(1639), 10);
+        assert_eq!(skill_for_elo(1640), 11);
+        // At or below: just under skill 12's 1995 is still skill 11, and
+        // ElephantEye's 2000 is just above it.
+        assert_eq!(skill_for_elo(1994), 11);
+        assert_eq!(skill_for_elo(1995), 12);
+        assert_eq!(skill_for_elo(2000), 12);
         assert_eq!(skill_for_elo(2100), 13);
         assert_eq!(skill_for_elo(2160), 14);
         assert_eq!(skill_for_elo(2424), 19);
@@ -334,7 +336,7 @@ mod tests {
         assert_eq!(skill_for_elo(u32::MAX), 20);
         let o = StrengthOptions {
             limit_strength: true,
-            elo: 2005,
+            elo: 1995,
             skill: 3,
             ..StrengthOptions::default()
         };
