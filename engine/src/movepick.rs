@@ -177,7 +177,7 @@ impl MovePicker {
                     self.stage = Stage::GoodCaptures;
                 }
                 Stage::GoodCaptures => {
-                    let Some((_, m)) = self.select() else {
+                    let Some((mvv_lva, m)) = self.select() else {
                         self.stage = match self.scope {
                             Scope::All => Stage::Killers(0),
                             Scope::Captures { .. } => Stage::Done,
@@ -188,8 +188,7 @@ impl MovePicker {
                         return Some((m, MoveClass::GoodCapture, 0));
                     }
                     if self.scope == Scope::All {
-                        let score = mvv_lva(pos, m).unwrap_or(0);
-                        self.bad.push((score, m));
+                        self.bad.push((mvv_lva, m));
                     }
                 }
                 Stage::Killers(i) => {
@@ -246,14 +245,12 @@ impl MovePicker {
             Scope::Captures { min_victim } => min_victim,
         };
         for m in pos.legal_captures() {
-            let Some(mvv_lva) = mvv_lva(pos, m) else {
+            let (Some(victim), Some(piece)) = (pos.piece_at(m.to()), pos.piece_at(m.from())) else {
                 continue;
             };
-            let victim = pos
-                .piece_at(m.to())
-                .map_or(0, |v| PIECE_VALUE[v.kind().index()]);
-            if victim >= min_victim && !self.tt_moves.contains(&Some(m)) {
-                self.moves.push((mvv_lva, m));
+            if PIECE_VALUE[victim.kind().index()] >= min_victim && !self.tt_moves.contains(&Some(m))
+            {
+                self.moves.push((mvv_lva(victim.kind(), piece.kind()), m));
             }
         }
     }
@@ -295,11 +292,9 @@ impl MovePicker {
     }
 }
 
-/// The MVV/LVA ordering value of capture `m` (`None` if not a capture).
-fn mvv_lva(pos: &Position, m: Move) -> Option<i32> {
-    let victim = pos.piece_at(m.to())?;
-    let piece = pos.piece_at(m.from())?;
-    Some(ORDER_VALUE[victim.kind().index()] * 16 - ORDER_VALUE[piece.kind().index()])
+/// The MVV/LVA ordering value of a capture of `victim` by `piece`.
+fn mvv_lva(victim: PieceKind, piece: PieceKind) -> i32 {
+    ORDER_VALUE[victim.index()] * 16 - ORDER_VALUE[piece.index()]
 }
 
 #[cfg(test)]
