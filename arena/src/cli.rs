@@ -119,8 +119,12 @@ struct PlayArgs {
 #[derive(Args)]
 struct PoolArgs {
     /// PGN files written by `--pgn`, one per run; `FILE:N` counts only its first N pairs.
-    #[arg(required = true, value_name = "FILE[:PAIRS]")]
+    #[arg(required_unless_present = "recorded", value_name = "FILE[:PAIRS]")]
     files: Vec<String>,
+    /// A run whose PGN is gone, by its recorded counts from the engine's side:
+    /// games won, drawn, lost, then pairs scoring 0, ½, 1, 1½, 2 points.
+    #[arg(long, value_name = "W-D-L:LL,L,D,W,WW")]
+    recorded: Vec<String>,
     /// The engine whose results are counted (default: Red in the first game).
     #[arg(long, value_name = "NAME")]
     engine: Option<String>,
@@ -304,7 +308,19 @@ fn pool_runs(args: &PoolArgs) -> Result<ExitCode> {
             max_pairs,
         });
     }
-    let pooled = pool::pool(&sources, args.engine.as_deref())?;
+    let recorded = args
+        .recorded
+        .iter()
+        .map(|r| pool::Recorded::parse(r))
+        .collect::<Result<Vec<_>>>()?;
+    let mut pooled = pool::pool(&sources, args.engine.as_deref())?;
+    if pooled.engine.is_empty() {
+        args.engine
+            .as_deref()
+            .unwrap_or("engine")
+            .clone_into(&mut pooled.engine);
+    }
+    pool::add_recorded(&mut pooled, &recorded);
     if args.json {
         println!("{}", pool::json(&pooled, sprt.as_ref()));
     } else {

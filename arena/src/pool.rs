@@ -43,6 +43,73 @@ pub fn split_source(arg: &str) -> (&str, Option<u64>) {
     }
 }
 
+/// A run kept only as its counts, from the engine's side, where its PGN
+/// is gone: `W-D-L:LL,L,D,W,WW` (games won, drawn and lost; then pairs
+/// that scored 0, ½, 1, 1½ and 2 points), as `docs/strength.md` records
+/// every run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recorded {
+    /// The text it was read from, for the report.
+    pub name: String,
+    /// The run's games.
+    pub games: Trinomial,
+    /// The run's pairs.
+    pub pairs: Pentanomial,
+}
+
+impl Recorded {
+    /// Reads `W-D-L:LL,L,D,W,WW` and checks that the two halves describe
+    /// one run: twice as many games as pairs, and the same points.
+    ///
+    /// # Errors
+    /// Text that is not in that form, or counts that disagree.
+    pub fn parse(arg: &str) -> Result<Self> {
+        let form = "expected W-D-L:LL,L,D,W,WW (games, then pairs by points)";
+        let Some((games, pairs)) = arg.split_once(':') else {
+            bail!("recorded run '{arg}': {form}");
+        };
+        let numbers = |text: &str, sep: char, n: usize| -> Option<Vec<u64>> {
+            let v: Vec<u64> = text
+                .split(sep)
+                .map(|x| x.trim().parse().ok())
+                .collect::<Option<_>>()?;
+            (v.len() == n).then_some(v)
+        };
+        let (Some(g), Some(p)) = (numbers(games, '-', 3), numbers(pairs, ',', 5)) else {
+            bail!("recorded run '{arg}': {form}");
+        };
+        let games = Trinomial {
+            wins: g[0],
+            draws: g[1],
+            losses: g[2],
+        };
+        let pairs = Pentanomial {
+            counts: [p[0], p[1], p[2], p[3], p[4]],
+        };
+        let total = games.wins + games.draws + games.losses;
+        if total != 2 * pairs.pairs() {
+            bail!(
+                "recorded run '{arg}': {total} games but {} pairs",
+                pairs.pairs()
+            );
+        }
+        let half_points = 2 * games.wins + games.draws;
+        let pair_half_points: u64 = (0..5u64).map(|k| k * pairs.counts[k as usize]).sum();
+        if half_points != pair_half_points {
+            bail!(
+                "recorded run '{arg}': the games score {} points, the pairs {}",
+                half_points as f64 / 2.0,
+                pair_half_points as f64 / 2.0
+            );
+        }
+        Ok(Self {
+            name: format!("recorded {}-{}-{}", games.wins, games.draws, games.losses),
+            games,
+            pairs,
+        })
+    }
+}
+
 /// What pooling found: the engine's games and pairs against its
 /// opponents, in all files and per file.
 #[derive(Debug)]
@@ -172,6 +239,20 @@ pub fn pool(sources: &[Source], engine: Option<&str>) -> Result<Pooled> {
     Ok(pooled)
 }
 
+/// Adds runs kept only as counts ([`Recorded`]) to what the PGN files
+/// gave; each is reported as a file is.
+pub fn add_recorded(pooled: &mut Pooled, recorded: &[Recorded]) {
+    for run in recorded {
+        pooled.games.wins += run.games.wins;
+        pooled.games.draws += run.games.draws;
+        pooled.games.losses += run.games.losses;
+        for (total, n) in pooled.pairs.counts.iter_mut().zip(run.pairs.counts) {
+            *total += n;
+        }
+        pooled.files.push((run.name.clone(), run.pairs, 0));
+    }
+}
+
 /// The report: one line per file, then the pooled pairing block as a
 /// match's final report prints it.
 pub fn report(pooled: &Pooled, sprt: Option<&Sprt>) -> String {
@@ -197,7 +278,7 @@ pub fn report(pooled: &Pooled, sprt: Option<&Sprt>) -> String {
         out.push('\n');
     }
     let opponents = if pooled.opponents.is_empty() {
-        "nobody".to_string()
+        "its recorded opponents".to_string()
     } else {
         pooled.opponents.join(" / ")
     };
@@ -407,5 +488,44 @@ mod tests {
         let no_round = "[Game \"Chinese Chess\"]\n[Red \"a\"]\n\n1. h2e2 *\n".to_string();
         let e = pool(&[source("bare", &[no_round], None)], None).unwrap_err();
         assert!(e.to_string().contains("no round number"), "{e}");
+    }
+
+    #[test]
+    fn recorded_runs_are_checked_and_pooled_as_files_are() {
+        let run = Recorded::parse("505-530-485:76,165,271,159,89").unwrap();
+        assert_eq!(run.name, "recorded 505-530-485");
+        assert_eq!(run.pairs.pairs(), 760);
+        // Games that do not make the pairs, and points that do not match.
+        for (bad, why) in [
+            ("505-530-485:76,165,271,159,90", "1520 games but 761 pairs"),
+            (
+                "506-529-485:76,165,271,159,89",
+                "the games score 770.5 points, the pairs 770",
+            ),
+            ("505-530-485", "expected W-D-L:LL,L,D,W,WW"),
+            ("505-530:76,165,271,159,89", "expected"),
+            ("505-530-485:76,165,271,159", "expected"),
+            ("a-b-c:1,2,3,4,5", "expected"),
+        ] {
+            let e = Recorded::parse(bad).unwrap_err().to_string();
+            assert!(e.contains(why), "{bad}: {e}");
+        }
+        // Added to a PGN run, the totals are the sum and the run has its line.
+        let games = [
+            game(1, "new", "base", "1-0", FEN),
+            game(2, "base", "new", "1/2-1/2", FEN),
+        ];
+        let mut pooled = pool(&[source("run1", &games, None)], None).unwrap();
+        add_recorded(&mut pooled, &[Recorded::parse("3-1-0:0,0,0,1,1").unwrap()]);
+        assert_eq!(pooled.pairs.counts, [0, 0, 0, 2, 1]);
+        assert_eq!(
+            (pooled.games.wins, pooled.games.draws, pooled.games.losses),
+            (4, 2, 0)
+        );
+        let text = report(&pooled, None);
+        assert!(
+            text.contains("recorded 3-1-0: 2 pairs [0, 0, 0, 1, 1]"),
+            "{text}"
+        );
     }
 }
