@@ -481,11 +481,31 @@ impl Position {
         self.board[m.to().index()].is_some()
     }
 
-    /// Whether legal move `m` gives check.
+    /// Whether legal move `m` gives check: `make_move`'s test, on the piece
+    /// sets alone (moved there and back; no key, state or history), so a
+    /// search can ask before it decides to make the move.
     pub fn gives_check(&mut self, m: Move) -> bool {
-        self.make_move(m);
-        let check = self.state.in_check;
-        self.unmake_move();
+        let (from, to) = (m.from(), m.to());
+        let Some(p) = self.board[from.index()] else {
+            return false;
+        };
+        let us = p.color();
+        let captured = self.board[to.index()];
+        if let Some(c) = captured {
+            self.lift(c, to);
+        }
+        self.shift(p, from, to);
+        // As in `make_move`: after a pass the other general may already be
+        // in check, which `move_gives_check` does not look for.
+        let check = if self.state.last_move.is_some() {
+            self.move_gives_check(p, from, to)
+        } else {
+            self.is_attacked(self.kings[(!us).index()], us)
+        };
+        self.shift(p, to, from);
+        if let Some(c) = captured {
+            self.put(c, to);
+        }
         check
     }
 

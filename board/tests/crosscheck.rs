@@ -302,6 +302,8 @@ fn make_unmake_and_keys() {
         assert_placement_consistent(&p);
         for m in pos.legal_moves() {
             let check = p.gives_check(m);
+            assert_eq!(p.fen(), fen, "gives_check({m}) put everything back");
+            assert_placement_consistent(&p);
             p.make_move(m);
             assert_eq!(p.key(), p.compute_key(), "after {m} in {fen}");
             assert_eq!(p.in_check(), check);
@@ -321,6 +323,13 @@ fn make_unmake_and_keys() {
         if !p.in_check() {
             p.make_null_move();
             assert_eq!(p.key(), p.compute_key());
+            // After a pass: the other path of `gives_check`.
+            for m in p.legal_moves() {
+                let check = p.gives_check(m);
+                p.make_move(m);
+                assert_eq!(p.in_check(), check, "after a pass and {m} in {fen}");
+                p.unmake_move();
+            }
             p.unmake_null_move();
             assert_eq!(p.fen(), fen);
         }

@@ -5,8 +5,9 @@
 //! anything is generated, captures are generated before quiet moves, a
 //! capture is asked the static exchange only when its turn comes, and
 //! quiet moves are generated and scored by history only once the captures,
-//! killers and countermove are done. Quiescence uses the same picker with
-//! a capture-only scope.
+//! killers and countermove are done, and not at all once the search says
+//! it would prune every one of them (late-move pruning's limit reached).
+//! Quiescence uses the same picker with a capture-only scope.
 //!
 //! A move's class is decided where its order is, by what the move is (a
 //! table move, a capture that does or does not lose material, a killer or
@@ -108,6 +109,9 @@ pub(crate) struct MovePicker {
     next_bad: usize,
     /// Killers and the countermove already handed out.
     tried_killers: [Option<Move>; 3],
+    /// The search prunes every quiet move from here on
+    /// ([`MovePicker::skip_quiets`]).
+    skip_quiets: bool,
 }
 
 impl MovePicker {
@@ -139,6 +143,7 @@ impl MovePicker {
             bad: ArrayVec::new(),
             next_bad: 0,
             tried_killers: [None; 3],
+            skip_quiets: false,
         }
     }
 
@@ -211,12 +216,15 @@ impl MovePicker {
                         return Some((m, MoveClass::Refutation, 0));
                     }
                 }
+                Stage::GenerateQuiets if self.skip_quiets => self.stage = Stage::BadCaptures,
                 Stage::GenerateQuiets => {
                     self.generate_quiets(pos, h);
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
-                    if let Some((score, m)) = self.select() {
+                    if !self.skip_quiets
+                        && let Some((score, m)) = self.select()
+                    {
                         return Some((m, MoveClass::Quiet, score));
                     }
                     self.stage = Stage::BadCaptures;
@@ -231,6 +239,14 @@ impl MovePicker {
                 Stage::Done => return None,
             }
         }
+    }
+
+    /// From now on, no quiet move: the search would prune each one (late-move
+    /// pruning has reached its limit), so none is generated or selected.
+    /// The killers and the countermove are still handed out (the search
+    /// does not prune them), and so are the losing captures.
+    pub(crate) fn skip_quiets(&mut self) {
+        self.skip_quiets = true;
     }
 
     /// Generates the captures in scope, by MVV/LVA, less the table moves.

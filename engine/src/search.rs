@@ -281,7 +281,21 @@ impl<'a, M: Mode> Search<'a, M> {
             None
         };
         let mut picker = MovePicker::new(tt_moves, order);
-        while let Some((mv, class, order_score)) = picker.next(&self.pos, self.h) {
+        loop {
+            // Once late-move pruning would prune every quiet move, the
+            // picker neither generates nor hands out any more of them.
+            if !pv_node
+                && !in_check
+                && searched > 0
+                && best > -MATE_BOUND
+                && !self.classic()
+                && lmp.prunes_every_quiet(searched)
+            {
+                picker.skip_quiets();
+            }
+            let Some((mv, class, order_score)) = picker.next(&self.pos, self.h) else {
+                break;
+            };
             if Some(mv) == excluded {
                 continue;
             }
@@ -336,12 +350,9 @@ impl<'a, M: Mode> Search<'a, M> {
                 && best > -MATE_BOUND
                 && class != MoveClass::TableMove
                 && self.see_loses(mv, capture, depth);
-            let nodes_before = self.nodes;
-            self.stack[ply].moved = pt;
-            self.make(mv);
-            let gives_check = self.pos.in_check();
-            if (see_losing || futile_quiet) && !gives_check {
-                self.unmake();
+            // The check is asked of the piece sets before the move is
+            // made, so that a pruned move is never made.
+            if (see_losing || futile_quiet) && !self.pos.gives_check(mv) {
                 if futile_quiet {
                     self.count(|c| &mut c.futile);
                 } else {
@@ -349,6 +360,10 @@ impl<'a, M: Mode> Search<'a, M> {
                 }
                 continue;
             }
+            let nodes_before = self.nodes;
+            self.stack[ply].moved = pt;
+            self.make(mv);
+            let gives_check = self.pos.in_check();
             let extension = if (ply as i32) < 2 * self.root_depth {
                 let check = i32::from(gives_check);
                 if singular_ext < 0 {

@@ -166,3 +166,47 @@ fn capture_picker_hands_out_the_captures_quiescence_searches() {
         assert_eq!(got, want, "{} (min victim {min_victim})", pos.fen());
     }
 }
+
+#[test]
+fn skipping_quiets_drops_only_the_quiet_moves_still_to_come() {
+    let mut rng = Rng::seed_from_u64(31);
+    let h = Histories::new_boxed();
+    let mut skipped_before_generation = 0;
+    for pos in positions(2000) {
+        let tt = [slot(&mut rng, &pos), slot(&mut rng, &pos)];
+        let order = QuietOrder {
+            killers: [slot(&mut rng, &pos), slot(&mut rng, &pos)],
+            counter: slot(&mut rng, &pos),
+            ..QuietOrder::default()
+        };
+        let mut full = Vec::new();
+        let mut picker = MovePicker::new(tt, order);
+        while let Some(item) = picker.next(&pos, &h) {
+            full.push(item);
+        }
+        // Skip after k moves: the first k as before, then the rest less
+        // the quiet moves, in the same order.
+        let k = rng.gen_range(0..=full.len());
+        let mut picker = MovePicker::new(tt, order);
+        let mut got = Vec::new();
+        while got.len() < k {
+            got.extend(picker.next(&pos, &h));
+        }
+        picker.skip_quiets();
+        while let Some(item) = picker.next(&pos, &h) {
+            got.push(item);
+        }
+        let mut want = full[..k].to_vec();
+        want.extend(full[k..].iter().filter(|e| e.1 != MoveClass::Quiet));
+        assert_eq!(got, want, "skip after {k} moves: {}", pos.fen());
+        if !full[..k].iter().any(|e| e.1 == MoveClass::Quiet)
+            && full[k..].iter().any(|e| e.1 == MoveClass::Quiet)
+        {
+            skipped_before_generation += 1;
+        }
+    }
+    assert!(
+        skipped_before_generation > 100,
+        "skips before the quiet moves were generated: {skipped_before_generation}"
+    );
+}

@@ -158,6 +158,14 @@ impl LateMovePruning {
         }
     }
 
+    /// Whether every quiet move from here on is pruned, so the picker
+    /// need not generate or hand out any more (the same conditions as
+    /// [`LateMovePruning::prunes`], which spares no move here: after an
+    /// evasion it spares the general's moves).
+    pub(super) fn prunes_every_quiet(&self, searched: usize) -> bool {
+        !self.after_evasion && self.limit.is_some_and(|limit| searched >= limit)
+    }
+
     /// Whether a late quiet move `mv`, after `searched` moves, is pruned.
     /// The caller has checked that pruning applies at all (not a PV node,
     /// not in check, a quiet move after the first, no mate against us).
