@@ -249,6 +249,28 @@ fn generated_moves_equal_naive_legality_of_all_pairs() {
             .filter(|&m| !pos.is_capture(m))
             .collect();
         assert_eq!(pos.legal_quiets().to_vec(), quiets, "{}", pos.fen());
+        // The captures of some victims are those captures, in order: the
+        // victims of each kind, and a mask of every other square.
+        let them = !pos.side_to_move();
+        let stripes = Bitboard((0..90).step_by(2).fold(0u128, |b, i| b | 1 << i));
+        let masks = PieceKind::ALL
+            .map(|k| pos.pieces(them, k))
+            .into_iter()
+            .chain([stripes, Bitboard::EMPTY]);
+        for victims in masks {
+            let want: Vec<Move> = pos
+                .legal_captures()
+                .iter()
+                .copied()
+                .filter(|m| victims.contains(m.to()))
+                .collect();
+            assert_eq!(
+                pos.legal_captures_of(victims).to_vec(),
+                want,
+                "{}",
+                pos.fen()
+            );
+        }
         assert_eq!(
             pos.in_check(),
             naive.king_attacked(pos.side_to_move()),

@@ -17,7 +17,7 @@
 //! `history.rs`. `tests` checks the picker against full generation.
 
 use arrayvec::ArrayVec;
-use board::{MAX_MOVES, Move, PieceKind, Position};
+use board::{Bitboard, MAX_MOVES, Move, PieceKind, Position};
 
 use crate::eval::{PIECE_VALUE, SEE_VALUES};
 use crate::history::{Histories, PieceTo, QuietContext};
@@ -256,16 +256,26 @@ impl MovePicker {
     /// them.
     #[inline(never)]
     fn generate_captures(&mut self, pos: &Position) {
-        let min_victim = match self.scope {
-            Scope::All => 0,
-            Scope::Captures { min_victim } => min_victim,
+        // Only the victims in scope are generated (often none in
+        // quiescence, when the stand-pat score is far below alpha).
+        let victims = match self.scope {
+            Scope::All => Bitboard::FULL,
+            Scope::Captures { min_victim } => {
+                let them = !pos.side_to_move();
+                PieceKind::ALL
+                    .into_iter()
+                    .filter(|k| PIECE_VALUE[k.index()] >= min_victim)
+                    .fold(Bitboard::EMPTY, |v, k| v | pos.pieces(them, k))
+            }
         };
-        for m in pos.legal_captures() {
+        if victims.is_empty() {
+            return;
+        }
+        for m in pos.legal_captures_of(victims) {
             let (Some(victim), Some(piece)) = (pos.piece_at(m.to()), pos.piece_at(m.from())) else {
                 continue;
             };
-            if PIECE_VALUE[victim.kind().index()] >= min_victim && !self.tt_moves.contains(&Some(m))
-            {
+            if !self.tt_moves.contains(&Some(m)) {
                 self.moves.push((mvv_lva(victim.kind(), piece.kind()), m));
             }
         }

@@ -13,7 +13,8 @@ use crate::types::{Color, PieceKind, Square};
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Generate {
     All,
-    Captures,
+    /// The captures of the pieces on these squares.
+    Captures(Bitboard),
     Quiets,
 }
 
@@ -124,7 +125,7 @@ impl Position {
             occ,
             targets: match which {
                 Generate::All => Bitboard::FULL,
-                Generate::Captures => self.by_color[(!us).index()],
+                Generate::Captures(victims) => self.by_color[(!us).index()] & victims,
                 Generate::Quiets => Bitboard::FULL.minus(occ),
             },
             from_mask,
@@ -231,8 +232,15 @@ impl Position {
     /// The legal captures of the side to move (for quiescence search and
     /// the first stage of a staged move picker).
     pub fn legal_captures(&self) -> MoveList {
+        self.legal_captures_of(Bitboard::FULL)
+    }
+
+    /// The legal captures of the pieces on `victims`, in the order
+    /// [`Position::legal_captures`] lists them: quiescence asks only for
+    /// the victims worth taking.
+    pub fn legal_captures_of(&self, victims: Bitboard) -> MoveList {
         let mut sink = ListSink::new();
-        self.generate(Generate::Captures, &mut sink);
+        self.generate(Generate::Captures(victims), &mut sink);
         sink.into_list()
     }
 
