@@ -485,6 +485,7 @@ impl Position {
     /// sets alone (moved there and back; no key, state or history), so a
     /// search can ask before it decides to make the move.
     pub fn gives_check(&mut self, m: Move) -> bool {
+        debug_assert!(self.is_legal(m), "gives_check({m}) in {}", self.fen());
         let (from, to) = (m.from(), m.to());
         let Some(p) = self.board[from.index()] else {
             return false;

@@ -112,6 +112,60 @@ fn raw_score(r: &SearchResult) -> i16 {
     i16::try_from(raw.clamp(-i32::from(i16::MAX), i32::from(i16::MAX))).unwrap_or(0)
 }
 
+/// Where a self-play game begins: an opening of the suite drawn by the
+/// game's seed, and up to [`PlayConfig::random_plies`] random legal plies
+/// after it. The game from there is a function of its start (every search
+/// is deterministic at a node budget from a new game), so two games with
+/// the same start are the same game, and a run plays each start once.
+#[derive(Clone, Debug)]
+pub struct GameStart {
+    opening: usize,
+    random: Vec<Move>,
+    /// The opening's FEN: where the record starts.
+    fen: String,
+    /// The position after the random plies.
+    pos: Position,
+}
+
+impl GameStart {
+    /// The start `seed` draws from `openings`.
+    ///
+    /// # Panics
+    /// When `openings` is empty.
+    pub fn draw(openings: &[Position], cfg: &PlayConfig, seed: u64) -> GameStart {
+        assert!(!openings.is_empty(), "self-play needs an opening");
+        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+        let opening = rng.gen_range(0..openings.len());
+        let mut pos = openings[opening].clone();
+        // Repetition is judged from the game's start: the opening's own
+        // history (none, from a FEN) is where the record starts too.
+        pos.clear_history();
+        let fen = pos.fen();
+        let mut random = Vec::new();
+        for _ in 0..rng.gen_range(0..=cfg.random_plies) {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.gen_range(0..moves.len())];
+            random.push(mv);
+            pos.make_move(mv);
+        }
+        GameStart {
+            opening,
+            random,
+            fen,
+            pos,
+        }
+    }
+
+    /// What makes two starts the same: the opening's place in the suite
+    /// and the random plies.
+    pub fn key(&self) -> (usize, &[Move]) {
+        (self.opening, &self.random)
+    }
+}
+
 /// Plays one self-play game from an opening drawn by `seed` (with up to
 /// [`PlayConfig::random_plies`] random plies after it), every move chosen
 /// by a search of `engine`, which starts a new game first.
@@ -124,23 +178,21 @@ pub fn play_game(
     cfg: &PlayConfig,
     seed: u64,
 ) -> PlayedGame {
-    assert!(!openings.is_empty(), "self-play needs an opening");
-    let mut rng = Pcg64Mcg::seed_from_u64(seed);
-    let mut pos = openings[rng.gen_range(0..openings.len())].clone();
-    // Repetition is judged from the game's start: the opening's own history
-    // (none, from a FEN) is where the record starts too.
-    pos.clear_history();
-    let start = pos.fen();
-    let mut plies = Vec::new();
-    for _ in 0..rng.gen_range(0..=cfg.random_plies) {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        let mv = moves[rng.gen_range(0..moves.len())];
-        plies.push(Ply { mv, score: None });
-        pos.make_move(mv);
-    }
+    play_from(engine, GameStart::draw(openings, cfg, seed), cfg)
+}
+
+/// Plays the self-play game that begins at `start` (see [`play_game`]).
+pub fn play_from(engine: &mut Engine, start: GameStart, cfg: &PlayConfig) -> PlayedGame {
+    let GameStart {
+        random,
+        fen: start,
+        mut pos,
+        ..
+    } = start;
+    let mut plies: Vec<Ply> = random
+        .into_iter()
+        .map(|mv| Ply { mv, score: None })
+        .collect();
     engine.new_game();
     let limits = cfg.limits();
     let mut judge = Adjudicator::new(cfg);

@@ -371,7 +371,10 @@ fn move_file(from: &Path, to: &Path) -> Result<()> {
 /// The command line as run, each argument quoted for a POSIX shell when it
 /// needs it, so that the manifest's command can be pasted back.
 pub fn command_line() -> String {
-    std::env::args()
+    // The program as `chariot`, wherever the binary lay on the machine
+    // that ran it (the manifest's `engine` names its version and commit).
+    std::iter::once("chariot".to_string())
+        .chain(std::env::args().skip(1))
         .map(|a| {
             let plain = !a.is_empty()
                 && a.chars()

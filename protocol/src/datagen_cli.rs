@@ -9,28 +9,36 @@
 //! line, and a summary with the positions the default filters would keep
 //! and the reasons for the rest.
 //!
-//! Game `i` of a run is played from seed `seed + i` with a new game in its
-//! thread's engine, and the games are written in index order whatever
-//! thread played them, so a run is a function of its arguments: run again
-//! with the same seed, it writes the same file, with any thread count.
-//! With `--positions N` the run ends after the first game (in index
-//! order) that brings the kept positions to `N`; with `--seconds S` no
-//! game starts after `S` seconds (the file then holds games `0..k`, each
-//! the same as in any other run).
+//! Seed `seed + i` draws the start of self-play game `i` (an opening and
+//! random plies), and the game is played from it with a new game in its
+//! thread's engine. A start that an earlier seed of the run already drew
+//! would give the same game again, so that seed is passed over (counted as
+//! a repeated start) without playing: at the default four random plies,
+//! one game in five has none, and the suite's 240 openings give only 240
+//! such games, which a long run otherwise plays again and again. Starts
+//! are drawn one at a time in seed order, and the games are written in
+//! that order whatever thread played them, so a run is a function of its
+//! arguments: run again with the same seed, it writes the same file, with
+//! any thread count. With `--positions N` the run ends after the first
+//! game (in order) that brings the kept positions to `N`; with `--seconds
+//! S` no game starts after `S` seconds (the file then holds the first `k`
+//! games, each the same as in any other run).
 
 use std::collections::BTreeMap;
+use std::collections::HashSet;
 use std::fs::File;
 use std::io::{BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use board::Position;
+use board::{Move, Position};
 use book::pgn::PgnGame;
 use engine::Engine;
-use engine::datagen::{Ending, PlayConfig, PlayedGame, play_game, score_game};
+use engine::datagen::{Ending, GameStart, PlayConfig, PlayedGame, play_from, score_game};
 use engine::nnue::EvalSource;
 use engine::nnue::games::{Dropped, Filters, GameResult, GameWriter, Selector};
 
@@ -257,20 +265,51 @@ impl Source {
         }
     }
 
-    /// Game `i`, played or scored by `engine`; `None` for a recorded game
+    /// The next game to play, drawn in order: `None` once `target` games
+    /// are drawn. A self-play start drawn before is passed over.
+    fn next_job(
+        &self,
+        args: &DatagenArgs,
+        cfg: &PlayConfig,
+        d: &mut Dispatch,
+        target: u64,
+    ) -> Option<(u64, Job)> {
+        loop {
+            if d.drawn >= target {
+                return None;
+            }
+            let i = d.index;
+            d.index += 1;
+            let job = match self {
+                Source::SelfPlay(openings) => {
+                    let start = GameStart::draw(openings, cfg, args.seed.wrapping_add(i));
+                    let (opening, random) = start.key();
+                    if !d.seen.insert((opening, random.to_vec())) {
+                        d.repeated += 1;
+                        continue;
+                    }
+                    Job::SelfPlay(Box::new(start))
+                }
+                Source::Recorded(_) => Job::Recorded(i),
+            };
+            let slot = d.drawn;
+            d.drawn += 1;
+            return Some((slot, job));
+        }
+    }
+
+    /// Plays or scores `job` with `engine`; `None` for a recorded game
     /// without a result or with an unreadable move.
     fn game(
         &self,
         engine: &mut Engine,
         args: &DatagenArgs,
         cfg: &PlayConfig,
-        i: u64,
+        job: Job,
     ) -> Option<PlayedGame> {
-        match self {
-            Source::SelfPlay(openings) => {
-                Some(play_game(engine, openings, cfg, args.seed.wrapping_add(i)))
-            }
-            Source::Recorded(games) => {
+        match (self, job) {
+            (Source::SelfPlay(_), Job::SelfPlay(start)) => Some(play_from(engine, *start, cfg)),
+            (Source::Recorded(games), Job::Recorded(i)) => {
                 let game = games.get(usize::try_from(args.skip_games.checked_add(i)?).ok()?)?;
                 let result = match game.result() {
                     book::pgn::GameResult::RedWins => GameResult::RedWins,
@@ -284,8 +323,25 @@ impl Source {
                     ending: Ending::Rules,
                 })
             }
+            _ => None,
         }
     }
+}
+
+/// One game to play: a self-play start, or the index of a recorded game.
+enum Job {
+    SelfPlay(Box<GameStart>),
+    Recorded(u64),
+}
+
+/// The order of a run's games, shared by its threads: the next seed
+/// offset, the games drawn so far, and the self-play starts already drawn.
+#[derive(Default)]
+struct Dispatch {
+    index: u64,
+    drawn: u64,
+    seen: HashSet<(usize, Vec<Move>)>,
+    repeated: u64,
 }
 
 /// What a run produced.
@@ -293,6 +349,8 @@ impl Source {
 struct Summary {
     games: u64,
     skipped: u64,
+    /// Self-play seeds passed over: their start was drawn before.
+    repeated: u64,
     plies: u64,
     scored: u64,
     selector: Selector,
@@ -309,6 +367,7 @@ impl Summary {
         Summary {
             games: 0,
             skipped: 0,
+            repeated: 0,
             plies: 0,
             scored: 0,
             selector: Selector::new(Filters::default()),
@@ -372,7 +431,8 @@ impl Summary {
         );
         println!(
             "Results: {} Red wins, {} draws, {} Black wins; endings: {} by the rules, \
-             {} wins adjudicated, {} draws adjudicated, {} at the ply cap; {} recorded games skipped",
+             {} wins adjudicated, {} draws adjudicated, {} at the ply cap; {} recorded games skipped; \
+             {} repeated starts passed over",
             self.results[0],
             self.results[1],
             self.results[2],
@@ -380,7 +440,8 @@ impl Summary {
             self.endings[Ending::WinAdjudicated as usize],
             self.endings[Ending::DrawAdjudicated as usize],
             self.endings[Ending::PlyCap as usize],
-            self.skipped
+            self.skipped,
+            self.repeated
         );
     }
 }
@@ -437,7 +498,7 @@ fn generate(args: &DatagenArgs) -> Result<Summary> {
         .map_err(|e| anyhow::anyhow!("--eval {}: {e}", args.eval))?;
     let cfg = args.play_config();
     let mut writer = GameWriter::new(Output::create(&args.out)?)?;
-    let next_game = AtomicU64::new(0);
+    let dispatch = Mutex::new(Dispatch::default());
     let stop = AtomicBool::new(false);
     let (tx, rx) = crossbeam_channel::unbounded::<(u64, Option<PlayedGame>)>();
     let start = Instant::now();
@@ -450,7 +511,7 @@ fn generate(args: &DatagenArgs) -> Result<Summary> {
         for _ in 0..args.threads {
             let tx = tx.clone();
             let (source, cfg, network) = (&source, &cfg, &network);
-            let (next_game, stop) = (&next_game, &stop);
+            let (dispatch, stop) = (&dispatch, &stop);
             s.spawn(move || {
                 let mut engine = Engine::new();
                 engine.set_network(network.clone());
@@ -461,11 +522,14 @@ fn generate(args: &DatagenArgs) -> Result<Summary> {
                     if deadline.is_some_and(|d| Instant::now() >= d) {
                         break;
                     }
-                    let i = next_game.fetch_add(1, Ordering::Relaxed);
-                    if i >= target_games {
+                    let next = match dispatch.lock() {
+                        Ok(mut d) => source.next_job(args, cfg, &mut d, target_games),
+                        Err(_) => None,
+                    };
+                    let Some((i, job)) = next else {
                         break;
-                    }
-                    let game = source.game(&mut engine, args, cfg, i);
+                    };
+                    let game = source.game(&mut engine, args, cfg, job);
                     if tx.send((i, game)).is_err() {
                         break;
                     }
@@ -510,6 +574,7 @@ fn generate(args: &DatagenArgs) -> Result<Summary> {
         Ok(())
     })?;
     writer.finish()?.finish()?;
+    summary.repeated = dispatch.into_inner().map_or(0, |d| d.repeated);
     summary.elapsed = start.elapsed();
     summary.bytes = std::fs::metadata(&args.out).map_or(0, |m| m.len());
     progress(&summary, target_games, target_positions, terminal);

@@ -267,3 +267,36 @@ fn chunks_move_between_directories_once() {
     let _ = std::fs::remove_dir_all(&shard);
     let _ = std::fs::remove_dir_all(&merged);
 }
+
+/// A start drawn twice would be the same game twice: the run passes over
+/// the seed, counts it, and still plays the games it was asked for, each
+/// from its own start.
+#[test]
+fn a_start_is_played_once() {
+    let openings = temp("one-opening.epd");
+    std::fs::write(&openings, format!("{}\n", board::START_FEN)).expect("write");
+    let out = temp("once.games");
+    let mut a = args(out.clone());
+    a.openings = openings.clone();
+    a.random_plies = 1;
+    a.positions = None;
+    a.games = Some(30);
+    a.max_plies = 30;
+    let summary = generate(&a).expect("datagen");
+    let games = read_games(&out).expect("games");
+    let _ = std::fs::remove_file(&out);
+    let _ = std::fs::remove_file(&openings);
+    assert_eq!(games.len(), 30);
+    // One opening and at most one random ply: 45 starts, so 30 draws
+    // repeat some (the first of them by the tenth draw or so).
+    assert!(
+        summary.repeated > 0,
+        "no repeated start in {} draws",
+        30 + summary.repeated
+    );
+    let starts: HashSet<Option<Move>> = games
+        .iter()
+        .map(|g| g.plies.first().filter(|p| p.score.is_none()).map(|p| p.mv))
+        .collect();
+    assert_eq!(starts.len(), 30, "every game from its own start");
+}
