@@ -274,8 +274,9 @@ impl Source {
         d: &mut Dispatch,
         target: u64,
     ) -> Option<(u64, Job)> {
+        let mut in_a_row = 0u64;
         loop {
-            if d.drawn >= target {
+            if d.drawn >= target || d.exhausted {
                 return None;
             }
             let i = d.index;
@@ -286,6 +287,10 @@ impl Source {
                     let (opening, random) = start.key();
                     if !d.seen.insert((opening, random.to_vec())) {
                         d.repeated += 1;
+                        in_a_row += 1;
+                        // A small suite without random plies runs out of
+                        // new starts: end the run rather than draw forever.
+                        d.exhausted = in_a_row >= EXHAUSTED_AFTER;
                         continue;
                     }
                     Job::SelfPlay(Box::new(start))
@@ -342,7 +347,14 @@ struct Dispatch {
     drawn: u64,
     seen: HashSet<(usize, Vec<Move>)>,
     repeated: u64,
+    /// No new start in [`EXHAUSTED_AFTER`] draws in a row: the run ends.
+    exhausted: bool,
 }
+
+/// Repeated starts in a row after which a run is taken to have played
+/// every start its openings and random plies allow (a few milliseconds
+/// of drawing; a real run meets a few in a row at most).
+const EXHAUSTED_AFTER: u64 = 10_000;
 
 /// What a run produced.
 #[derive(Debug)]
@@ -351,6 +363,8 @@ struct Summary {
     skipped: u64,
     /// Self-play seeds passed over: their start was drawn before.
     repeated: u64,
+    /// The run ended because no new start could be drawn.
+    exhausted: bool,
     plies: u64,
     scored: u64,
     selector: Selector,
@@ -368,6 +382,7 @@ impl Summary {
             games: 0,
             skipped: 0,
             repeated: 0,
+            exhausted: false,
             plies: 0,
             scored: 0,
             selector: Selector::new(Filters::default()),
@@ -443,6 +458,12 @@ impl Summary {
             self.skipped,
             self.repeated
         );
+        if self.exhausted {
+            println!(
+                "Stopped early: no new start in {EXHAUSTED_AFTER} draws in a row; the openings \
+                 and --random-plies allow no more distinct games"
+            );
+        }
     }
 }
 
@@ -574,7 +595,9 @@ fn generate(args: &DatagenArgs) -> Result<Summary> {
         Ok(())
     })?;
     writer.finish()?.finish()?;
-    summary.repeated = dispatch.into_inner().map_or(0, |d| d.repeated);
+    (summary.repeated, summary.exhausted) = dispatch
+        .into_inner()
+        .map_or((0, false), |d| (d.repeated, d.exhausted));
     summary.elapsed = start.elapsed();
     summary.bytes = std::fs::metadata(&args.out).map_or(0, |m| m.len());
     progress(&summary, target_games, target_positions, terminal);

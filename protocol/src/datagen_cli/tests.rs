@@ -300,3 +300,25 @@ fn a_start_is_played_once() {
         .collect();
     assert_eq!(starts.len(), 30, "every game from its own start");
 }
+
+/// Without random plies one opening is one game: asked for three, the run
+/// plays it once and ends, saying why, instead of drawing forever.
+#[test]
+fn a_run_out_of_starts_ends() {
+    let openings = temp("one-start.epd");
+    std::fs::write(&openings, format!("{}\n", board::START_FEN)).expect("write");
+    let out = temp("exhausted.games");
+    let mut a = args(out.clone());
+    a.openings = openings.clone();
+    a.random_plies = 0;
+    a.positions = None;
+    a.games = Some(3);
+    a.max_plies = 20;
+    let summary = generate(&a).expect("datagen");
+    let games = read_games(&out).expect("games");
+    let _ = std::fs::remove_file(&out);
+    let _ = std::fs::remove_file(&openings);
+    assert_eq!(games.len(), 1);
+    assert!(summary.exhausted);
+    assert_eq!(summary.repeated, EXHAUSTED_AFTER);
+}
