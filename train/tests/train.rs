@@ -15,8 +15,8 @@ use common::synthetic;
 
 #[test]
 fn validation_never_holds_the_mirror_of_a_training_position() {
-    let (_, positions) = synthetic(Arch::V1, 400, 9, None);
-    let mut data = Dataset::new(Arch::V1);
+    let (_, positions) = synthetic(Arch::V3, 400, 9, None);
+    let mut data = Dataset::new(Arch::V3);
     for (game, pos) in (0u32..).zip(&positions) {
         data.push(pos, 0, 0, game, false);
         data.push(pos, 0, 0, game, true);

@@ -6,13 +6,13 @@
 //! on another, a captured piece disappears), so [`Accumulator::apply_move`]
 //! costs a few row additions where [`Accumulator::refresh`] costs one per
 //! piece. A perspective whose general's move changes its view (another
-//! king bucket in format 1, across the e-file in format 2's mirroring:
+//! king bucket in format 3, across the e-file in format 4's mirroring:
 //! [`features::View`]) is refreshed instead, because every one of its rows
 //! changes.
 //!
 //! The search will keep one accumulator per ply: [`Accumulator::update_from`]
 //! writes the next ply's from the previous one in a single pass, and unmake
-//! is a pop. The type is 1 KiB of plain data, 64-byte aligned for SIMD.
+//! is a pop. The type is 2 KiB of plain data, 64-byte aligned for SIMD.
 
 use board::{Color, Piece, PieceKind, Position, Square};
 

@@ -11,19 +11,22 @@
 //! in both formats.
 //!
 //! An [`Arch`] is one format's encoding; the network file names it by its
-//! version, and everything that turns pieces into rows asks it:
+//! version, and everything that turns pieces into rows asks it. Both
+//! formats this build reads have a hidden layer of [`HIDDEN`] = 512; their
+//! inputs are the two encodings formats 1 and 2 introduced with a hidden
+//! layer of 256 (files this build refuses, `docs/nnue.md` §2):
 //!
-//! - [`Arch::V1`] ([`v1`]): `2 × 7 × 90 = 1260` inputs per king bucket, one
-//!   bucket, one output.
-//! - [`Arch::V2`] ([`v2`]): only the squares each piece can stand on (689
-//!   inputs), each perspective mirrored left-right when its own general
-//!   stands on the f-file, and [`OUTPUT_BUCKETS`] output layers chosen by
-//!   the material on the board ([`material_bucket`]).
+//! - [`Arch::V3`] ([`v1`], format 1's inputs): `2 × 7 × 90 = 1260` inputs
+//!   per king bucket, one bucket, one output.
+//! - [`Arch::V4`] ([`v2`], format 2's inputs): only the squares each piece
+//!   can stand on (689 inputs), each perspective mirrored left-right when
+//!   its own general stands on the f-file, and [`OUTPUT_BUCKETS`] output
+//!   layers chosen by the material on the board ([`material_bucket`]).
 //!
 //! What the own general decides about a perspective's rows — its king
-//! bucket in format 1, its mirroring in format 2 — is its [`View`]: when a
-//! general's move changes its side's view, every row of that side changes
-//! and the accumulator refreshes that side.
+//! bucket in [`v1`]'s encoding, its mirroring in [`v2`]'s — is its
+//! [`View`]: when a general's move changes its side's view, every row of
+//! that side changes and the accumulator refreshes that side.
 
 pub mod v1;
 pub mod v2;
@@ -35,19 +38,21 @@ use arrayvec::ArrayVec;
 use board::{Color, Piece, PieceKind, Position, Square};
 
 /// Width of the hidden layer (the accumulator), per perspective. A multiple
-/// of 16 so that the AVX2 path works on whole 256-bit registers.
-pub const HIDDEN: usize = 256;
+/// of 16 so that the AVX2 path works on whole 256-bit registers. Formats 1
+/// and 2 had 256; 512 came with formats 3 and 4, once ten million training
+/// positions were stored (`docs/nnue.md` §7).
+pub const HIDDEN: usize = 512;
 
 /// The most features one perspective can have active: 16 pieces a side.
 pub const MAX_ACTIVE: usize = 32;
 
-/// The most first-layer rows any format has (format 1's 1260).
+/// The most first-layer rows any format has (format 3's 1260).
 pub const MAX_INPUTS: usize = v1::TOTAL_INPUTS;
 
-/// Output buckets of format 2 (see [`material_bucket`]).
+/// Output buckets of format 4 (see [`material_bucket`]).
 pub const OUTPUT_BUCKETS: usize = 8;
 
-/// Format 2's output bucket by the number of chariots, horses and cannons
+/// Format 4's output bucket by the number of chariots, horses and cannons
 /// on the board, both sides together (0–12). Chosen so that self-play
 /// training data spreads as evenly over the buckets as contiguous ranges
 /// allow (`docs/nnue.md` §1 has the measurement): 0–1, 2, 3, 4, 5–6, 7–8,
@@ -68,21 +73,22 @@ const _: () = {
 /// output layer scores it. One per format version.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Arch {
-    /// Format 1: every square for every piece, one king bucket, one output.
-    V1,
-    /// Format 2: legal squares only, mirrored by the own general's file,
-    /// output buckets by material.
-    V2,
+    /// Format 3: every square for every piece, one king bucket, one output
+    /// (format 1's inputs, [`HIDDEN`] wide).
+    V3,
+    /// Format 4: legal squares only, mirrored by the own general's file,
+    /// output buckets by material (format 2's inputs, [`HIDDEN`] wide).
+    V4,
 }
 
 /// What a perspective's own general decides about its rows: the king
-/// bucket in format 1 (always 0 while it has one bucket), whether the
-/// board is seen mirrored left-right in format 2.
+/// bucket in format 3 (always 0 while it has one bucket), whether the
+/// board is seen mirrored left-right in format 4.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct View(u8);
 
 impl View {
-    /// Format 2's view of a perspective whose own general stands on the
+    /// Format 4's view of a perspective whose own general stands on the
     /// f-file.
     pub const MIRRORED: View = View(1);
 
@@ -94,21 +100,21 @@ impl View {
 
 impl Arch {
     /// Every architecture, by format version.
-    pub const ALL: [Arch; 2] = [Arch::V1, Arch::V2];
+    pub const ALL: [Arch; 2] = [Arch::V3, Arch::V4];
 
     /// The format version of its network files.
     pub const fn version(self) -> u32 {
         match self {
-            Arch::V1 => 1,
-            Arch::V2 => 2,
+            Arch::V3 => 3,
+            Arch::V4 => 4,
         }
     }
 
     /// The architecture of a format version, if this build has it.
     pub const fn from_version(version: u32) -> Option<Arch> {
         match version {
-            1 => Some(Arch::V1),
-            2 => Some(Arch::V2),
+            3 => Some(Arch::V3),
+            4 => Some(Arch::V4),
             _ => None,
         }
     }
@@ -116,16 +122,16 @@ impl Arch {
     /// First-layer rows (inputs, all king buckets together).
     pub const fn inputs(self) -> usize {
         match self {
-            Arch::V1 => v1::TOTAL_INPUTS,
-            Arch::V2 => v2::INPUTS,
+            Arch::V3 => v1::TOTAL_INPUTS,
+            Arch::V4 => v2::INPUTS,
         }
     }
 
     /// Output layers.
     pub const fn output_buckets(self) -> usize {
         match self {
-            Arch::V1 => 1,
-            Arch::V2 => OUTPUT_BUCKETS,
+            Arch::V3 => 1,
+            Arch::V4 => OUTPUT_BUCKETS,
         }
     }
 
@@ -133,21 +139,21 @@ impl Arch {
     #[inline]
     pub fn view(self, perspective: Color, own_king: Square) -> View {
         match self {
-            Arch::V1 => View(v1::bucket(perspective, own_king)),
-            Arch::V2 => v2::view(own_king),
+            Arch::V3 => View(v1::bucket(perspective, own_king)),
+            Arch::V4 => v2::view(own_king),
         }
     }
 
     /// The input row of `piece` on `sq` for `perspective` in `view`.
     /// `piece` must be able to stand on `sq` ([`Piece::can_stand_on`]), as
-    /// every piece of a position can, and in format 2 the view must be the
+    /// every piece of a position can, and in format 4 the view must be the
     /// one of the perspective's general ([`Arch::view`]); otherwise the
     /// row is [`Arch::inputs`] or more, which no network has.
     #[inline]
     pub fn index(self, perspective: Color, view: View, piece: Piece, sq: Square) -> usize {
         match self {
-            Arch::V1 => v1::index(perspective, view.index(), piece, sq),
-            Arch::V2 => v2::index(perspective, view, piece, sq),
+            Arch::V3 => v1::index(perspective, view.index(), piece, sq),
+            Arch::V4 => v2::index(perspective, view, piece, sq),
         }
     }
 
@@ -185,8 +191,8 @@ impl Arch {
     /// gives for the mirrored position.
     pub fn mirror_into<'a>(self, rows: &[u16], out: &'a mut [u16; MAX_ACTIVE]) -> &'a [u16] {
         match self {
-            Arch::V1 => v1::mirror_into(rows, out),
-            Arch::V2 => v2::mirror_into(rows, out),
+            Arch::V3 => v1::mirror_into(rows, out),
+            Arch::V4 => v2::mirror_into(rows, out),
         }
     }
 
@@ -194,8 +200,8 @@ impl Arch {
     #[inline]
     pub fn output_bucket(self, pos: &Position) -> usize {
         match self {
-            Arch::V1 => 0,
-            Arch::V2 => material_bucket(pos),
+            Arch::V3 => 0,
+            Arch::V4 => material_bucket(pos),
         }
     }
 }
@@ -209,19 +215,19 @@ impl fmt::Display for Arch {
 impl FromStr for Arch {
     type Err = String;
 
-    /// `v1` or `v2` (or the bare version number).
+    /// `v3` or `v4` (or the bare version number).
     fn from_str(text: &str) -> Result<Arch, String> {
         let digits = text.trim().trim_start_matches(['v', 'V']);
         digits
             .parse()
             .ok()
             .and_then(Arch::from_version)
-            .ok_or_else(|| format!("unknown network architecture '{text}' (v1 or v2)"))
+            .ok_or_else(|| format!("unknown network architecture '{text}' (v3 or v4)"))
     }
 }
 
 /// Chariots, horses and cannons on the board, both sides together (0–12):
-/// the material that decides format 2's output bucket.
+/// the material that decides format 4's output bucket.
 #[inline]
 pub fn material(pos: &Position) -> usize {
     let mut n = 0;
@@ -233,7 +239,7 @@ pub fn material(pos: &Position) -> usize {
     n
 }
 
-/// Format 2's output bucket of `pos` ([`MATERIAL_BUCKET`] of its
+/// Format 4's output bucket of `pos` ([`MATERIAL_BUCKET`] of its
 /// [`material`]).
 #[inline]
 pub fn material_bucket(pos: &Position) -> usize {
@@ -284,8 +290,11 @@ mod tests {
             assert_eq!(Arch::from_version(arch.version()), Some(arch));
             assert_eq!(arch.to_string().parse::<Arch>(), Ok(arch));
         }
-        assert_eq!("2".parse::<Arch>(), Ok(Arch::V2));
-        assert!("v3".parse::<Arch>().is_err());
+        assert_eq!("4".parse::<Arch>(), Ok(Arch::V4));
+        // The 256-wide formats are not this build's.
+        assert!("v1".parse::<Arch>().is_err());
+        assert!("v2".parse::<Arch>().is_err());
+        assert!("v5".parse::<Arch>().is_err());
         assert!("".parse::<Arch>().is_err());
         assert_eq!(Arch::from_version(0), None);
     }
@@ -297,8 +306,8 @@ mod tests {
         assert_eq!(material_bucket(&start), 7);
         let ending = Position::from_fen("3k5/9/4r4/9/4p4/9/9/4C4/9/5K3 w - - 0 1").expect("fen");
         assert_eq!(material(&ending), 2);
-        assert_eq!(Arch::V2.output_bucket(&ending), 1);
-        assert_eq!(Arch::V1.output_bucket(&start), 0);
+        assert_eq!(Arch::V4.output_bucket(&ending), 1);
+        assert_eq!(Arch::V3.output_bucket(&start), 0);
         // Every bucket is used by some count, in order.
         assert!(MATERIAL_BUCKET.windows(2).all(|w| w[1] >= w[0]));
         assert!(MATERIAL_BUCKET.windows(2).all(|w| w[1] <= w[0] + 1));

@@ -7,7 +7,7 @@
 //! - [`features`]: the architectures ([`features::Arch`], one per format
 //!   version) — the input encodings (piece kind × relative colour ×
 //!   perspective-relative square: every square per king bucket in format
-//!   1, the legal squares of a mirrored half-board in format 2) and the
+//!   3, the legal squares of a mirrored half-board in format 4) and the
 //!   output buckets by material — and the constants they share.
 //! - [`network`]: the quantised weights, the network file of either
 //!   format (header, payload, checksum) and its validating loader.

@@ -6,9 +6,9 @@
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `CHNNUE\r\n` |
-//! | 8 | 4 | format version (1 or 2: the [`Arch`]) |
-//! | 12 | 4 | inputs ([`Arch::inputs`]; per king bucket in format 1) |
-//! | 16 | 4 | king buckets (format 1) or output buckets (format 2) |
+//! | 8 | 4 | format version (3 or 4: the [`Arch`]) |
+//! | 12 | 4 | inputs ([`Arch::inputs`]; per king bucket in format 3) |
+//! | 16 | 4 | king buckets (format 3) or output buckets (format 4) |
 //! | 20 | 4 | hidden width ([`HIDDEN`]) |
 //! | 24 | 4 | activation (1 = squared clipped ReLU) |
 //! | 28 | 4 | QA |
@@ -21,8 +21,9 @@
 //! Payload: the first layer's weights as `i16[inputs][HIDDEN]` (row =
 //! input), its biases `i16[HIDDEN]`, the output weights
 //! `i16[output buckets][2][HIDDEN]` (side to move's half first), the output
-//! biases `i32[output buckets]`. Format 1 has one output bucket, so its
-//! payload is the same bytes as before format 2 existed.
+//! biases `i32[output buckets]`. Format 3 has one output bucket. The
+//! 256-wide formats 1 and 2 had the same layout; this build refuses them
+//! by their version.
 //!
 //! The loader reads the version, checks every field against that
 //! version's architecture before it trusts any, never panics, and names
@@ -138,6 +139,9 @@ impl fmt::Display for NetworkError {
                         _ => ", ",
                     };
                     write!(f, "{sep}{}", arch.version())?;
+                }
+                if matches!(found, 1 | 2) {
+                    f.write_str(" (versions 1 and 2 are the 256-wide networks of earlier builds)")?;
                 }
                 Ok(())
             }
@@ -384,11 +388,11 @@ impl Network {
         // The constants are small; the casts cannot truncate.
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
         let (inputs, buckets) = match arch {
-            Arch::V1 => (
+            Arch::V3 => (
                 ("inputs", v1::INPUTS as u32),
                 ("king buckets", v1::BUCKETS as u32),
             ),
-            Arch::V2 => (
+            Arch::V4 => (
                 ("inputs", arch.inputs() as u32),
                 ("output buckets", arch.output_buckets() as u32),
             ),
@@ -448,8 +452,8 @@ impl Network {
     /// A one-line description: architecture and checksum.
     pub fn describe(&self) -> String {
         let layers = match self.arch {
-            Arch::V1 => format!("({}x{} -> {HIDDEN})x2 -> 1", v1::BUCKETS, v1::INPUTS),
-            Arch::V2 => format!(
+            Arch::V3 => format!("({}x{} -> {HIDDEN})x2 -> 1", v1::BUCKETS, v1::INPUTS),
+            Arch::V4 => format!(
                 "({} legal-square inputs, mirrored -> {HIDDEN})x2 -> 1 of {} material buckets",
                 self.arch.inputs(),
                 self.arch.output_buckets()

@@ -4,17 +4,23 @@
 //! Exactness: an activation `c = clamp(x, 0, QA)` is at most 255 and an
 //! output weight at most 127 in absolute value (the loader checks), so
 //! `c × w` fits an `i16` and `c × w × c` at most 8,258,175. The AVX2 path
-//! keeps eight `i32` lanes, each summing `2 × HIDDEN / 8 = 64` such terms
-//! (at most 528 million), folds them to four lanes of 128 terms (at most
-//! 1.06 billion, still below `i32::MAX`) and adds those as `i64`; the
-//! scalar path sums in `i64`. Both therefore compute the same exact
-//! integer, and the tests demand equality, not closeness.
+//! keeps eight `i32` lanes, each summing `2 × HIDDEN / 8 = 128` such terms
+//! (at most 1.06 billion, below `i32::MAX`), and adds the eight lanes as
+//! `i64` (folding two lanes first could reach 2.11 billion, too close to
+//! the bound to rely on); the scalar path sums in `i64`. Both therefore
+//! compute the same exact integer, and the tests demand equality, not
+//! closeness. A hidden layer wider than 1,024 would need the lanes widened
+//! before the loop ends (the assertion below).
 //!
 //! The backend is picked at run time with `is_x86_feature_detected!`, so one
 //! binary runs everywhere and uses AVX2 where the CPU has it.
 
 use super::features::HIDDEN;
 use super::network::{QA, QB, SCALE};
+
+// Eight lanes of `2 × HIDDEN / 8` terms of at most 8,258,175 each must fit
+// an `i32` (the module documentation).
+const _: () = assert!((2 * HIDDEN / 8) as i64 * 8_258_175 <= i32::MAX as i64);
 
 /// Which implementation runs the SIMD kernels: the engine's output layer
 /// here, and the trainer's kernels (`train/src/kernels.rs`), which share
@@ -87,7 +93,8 @@ pub fn output_sum_scalar(us: &[i16; HIDDEN], them: &[i16; HIDDEN], w: &[[i16; HI
 pub fn finish(sum: i64, out_bias: i32) -> i32 {
     let qa = i64::from(QA);
     let v = (sum / qa + i64::from(out_bias)) * i64::from(SCALE) / (qa * i64::from(QB));
-    // A sum of 512 terms of at most 8.3 million, scaled down: always fits.
+    // A sum of 2 × HIDDEN terms of at most 8.3 million, scaled down:
+    // always fits.
     #[allow(clippy::cast_possible_truncation)]
     {
         v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
@@ -146,10 +153,10 @@ pub fn copy_update(
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use std::arch::x86_64::{
-        __m256i, _mm_add_epi32, _mm_cvtsi128_si32, _mm_extract_epi32, _mm256_add_epi16,
-        _mm256_add_epi32, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256,
-        _mm256_madd_epi16, _mm256_max_epi16, _mm256_min_epi16, _mm256_mullo_epi16,
-        _mm256_set1_epi16, _mm256_setzero_si256, _mm256_storeu_si256, _mm256_sub_epi16,
+        __m256i, _mm_cvtsi128_si32, _mm_extract_epi32, _mm256_add_epi16, _mm256_add_epi32,
+        _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_madd_epi16,
+        _mm256_max_epi16, _mm256_min_epi16, _mm256_mullo_epi16, _mm256_set1_epi16,
+        _mm256_setzero_si256, _mm256_storeu_si256, _mm256_sub_epi16,
     };
 
     /// `out = prev + add − s1 (− s2 when TWO)`, 16 lanes at a time.
@@ -213,14 +220,18 @@ mod avx2 {
                 total = _mm256_add_epi32(total, _mm256_madd_epi16(cw, c));
             }
         }
+        // Each lane alone fits an `i32`; two together might not.
         let lo = _mm256_castsi256_si128(total);
         let hi = _mm256_extracti128_si256::<1>(total);
-        let four = _mm_add_epi32(lo, hi);
         [
-            _mm_cvtsi128_si32(four),
-            _mm_extract_epi32::<1>(four),
-            _mm_extract_epi32::<2>(four),
-            _mm_extract_epi32::<3>(four),
+            _mm_cvtsi128_si32(lo),
+            _mm_extract_epi32::<1>(lo),
+            _mm_extract_epi32::<2>(lo),
+            _mm_extract_epi32::<3>(lo),
+            _mm_cvtsi128_si32(hi),
+            _mm_extract_epi32::<1>(hi),
+            _mm_extract_epi32::<2>(hi),
+            _mm_extract_epi32::<3>(hi),
         ]
         .into_iter()
         .map(i64::from)

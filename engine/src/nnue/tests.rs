@@ -1,6 +1,6 @@
 //! The NNUE's slow twins, for both formats: incremental against refreshed
 //! accumulators, AVX2 against scalar, the file format against every kind
-//! of damage, the colour flip, format 2's mirroring and material buckets.
+//! of damage, the colour flip, format 4's mirroring and material buckets.
 
 use board::{Color, Piece, PieceKind, Position, Setup, Square};
 use rand::{Rng as _, SeedableRng};
@@ -15,9 +15,9 @@ use super::stack::AccumulatorStack;
 /// A seeded stream, so the tests always see the same positions.
 type Rng = Pcg64Mcg;
 
-/// A format 1 network with random weights (see [`random_network_of`]).
+/// A format 3 network with random weights (see [`random_network_of`]).
 pub(crate) fn random_network(seed: u64) -> Network {
-    random_network_of(Arch::V1, seed)
+    random_network_of(Arch::V3, seed)
 }
 
 /// A network of `arch` with random weights big enough that activations
@@ -43,7 +43,7 @@ pub(crate) fn random_network_of(arch: Arch, seed: u64) -> Network {
 /// after each move, through `visit` (which also sees the move's position
 /// before it, as an accumulator to update). A capture is chosen a third of
 /// the time when there is one, so that the games reach the endings, and
-/// every output bucket of format 2, within their 160 plies.
+/// every output bucket of format 4, within their 160 plies.
 fn random_games(seed: u64, positions: usize, mut visit: impl FnMut(&Position)) {
     let mut rng = Rng::seed_from_u64(seed | 1);
     let mut pos = Position::startpos();
@@ -208,7 +208,7 @@ fn lazy_stack_matches_refresh() {
             }
         }
         assert!(checked > 4000, "{arch}: {checked}");
-        if arch == Arch::V2 {
+        if arch == Arch::V4 {
             assert!(crossings > 200, "{arch}: {crossings} view changes");
         }
     }
@@ -256,7 +256,7 @@ fn colour_flip_gives_the_same_score() {
     }
 }
 
-/// Format 2 sees one canonical half: a position and its mirror image have
+/// Format 4 sees one canonical half: a position and its mirror image have
 /// the same rows, and so the same score, unless a general stands on the
 /// e-file; then that side's rows are the mirrored squares' rows. Format
 /// 1's mirrored rows are the mirrored squares' rows always. Either way,
@@ -269,7 +269,7 @@ fn mirrored_positions_give_mirrored_rows() {
         v.sort_unstable();
         v
     };
-    let net = random_network_of(Arch::V2, 13);
+    let net = random_network_of(Arch::V4, 13);
     let (mut same_score, mut e_file) = (0, 0);
     random_games(31, 3000, |pos| {
         let mirrored = pos.mirror();
@@ -282,7 +282,7 @@ fn mirrored_positions_give_mirrored_rows() {
                 let got = arch.mirror_into(&rows, &mut room);
                 assert_eq!(sorted(got), sorted(&expected), "{arch} {}", pos.fen());
                 let on_e = pos.king_square(side).file().index() == 4;
-                if arch == Arch::V2 && !on_e {
+                if arch == Arch::V4 && !on_e {
                     assert_eq!(sorted(&rows), sorted(&expected), "{}", pos.fen());
                 }
             }
@@ -327,15 +327,29 @@ fn file_round_trips_and_every_damage_is_named() {
         bad[0] ^= 1;
         assert_eq!(Network::from_bytes(&bad), Err(NetworkError::BadMagic));
         let mut bad = bytes.clone();
-        bad[8] = 3;
-        let err = Network::from_bytes(&bad).expect_err("version 3");
-        assert_eq!(err, NetworkError::WrongVersion { found: 3 });
+        bad[8] = 5;
+        let err = Network::from_bytes(&bad).expect_err("version 5");
+        assert_eq!(err, NetworkError::WrongVersion { found: 5 });
         assert_eq!(
             err.to_string(),
-            "network format version 3, this build reads versions 1 and 2"
+            "network format version 5, this build reads versions 3 and 4"
         );
+        // The 256-wide formats of earlier builds are named as such.
+        for old in [1, 2] {
+            let mut bad = bytes.clone();
+            bad[8] = old;
+            let err = Network::from_bytes(&bad).expect_err("an old version");
+            assert_eq!(err, NetworkError::WrongVersion { found: old.into() });
+            assert_eq!(
+                err.to_string(),
+                format!(
+                    "network format version {old}, this build reads versions 3 and 4 \
+                     (versions 1 and 2 are the 256-wide networks of earlier builds)"
+                )
+            );
+        }
         let mut bad = bytes.clone();
-        bad[21] = 0; // hidden 256 (bytes 20-23: 00 01 00 00) -> 0
+        bad[21] = 0; // hidden 512 (bytes 20-23: 00 02 00 00) -> 0
         assert!(matches!(
             Network::from_bytes(&bad),
             Err(NetworkError::WrongArchitecture {
@@ -374,13 +388,13 @@ fn file_round_trips_and_every_damage_is_named() {
 /// architecture field, naming what that format needs.
 #[test]
 fn a_mismatched_architecture_names_what_it_expected() {
-    let mut v1 = random_network_of(Arch::V1, 2).to_bytes();
-    v1[8] = 2;
-    let err = Network::from_bytes(&v1).expect_err("format 1 inputs in a format 2 file");
+    let mut v1 = random_network_of(Arch::V3, 2).to_bytes();
+    v1[8] = 4;
+    let err = Network::from_bytes(&v1).expect_err("format 3 inputs in a format 4 file");
     assert_eq!(
         err,
         NetworkError::WrongArchitecture {
-            version: 2,
+            version: 4,
             field: "inputs",
             found: 1260,
             expected: 689
@@ -388,21 +402,21 @@ fn a_mismatched_architecture_names_what_it_expected() {
     );
     assert_eq!(
         err.to_string(),
-        "network architecture mismatch: inputs is 1260, format version 2 needs 689"
+        "network architecture mismatch: inputs is 1260, format version 4 needs 689"
     );
-    let mut v2 = random_network_of(Arch::V2, 2).to_bytes();
-    v2[8] = 1;
+    let mut v2 = random_network_of(Arch::V4, 2).to_bytes();
+    v2[8] = 3;
     assert!(matches!(
         Network::from_bytes(&v2),
         Err(NetworkError::WrongArchitecture {
-            version: 1,
+            version: 3,
             field: "inputs",
             found: 689,
             expected: 1260
         })
     ));
     // The right inputs but another bucket count.
-    let mut v2 = random_network_of(Arch::V2, 2).to_bytes();
+    let mut v2 = random_network_of(Arch::V4, 2).to_bytes();
     v2[16] = 4;
     assert!(matches!(
         Network::from_bytes(&v2),
@@ -414,10 +428,10 @@ fn a_mismatched_architecture_names_what_it_expected() {
         })
     ));
     // Parts of the wrong shape.
-    let net = random_network_of(Arch::V2, 2);
+    let net = random_network_of(Arch::V4, 2);
     assert!(matches!(
         Network::from_parts(
-            Arch::V1,
+            Arch::V3,
             net.ft_weights.clone(),
             net.ft_bias,
             net.out_weights.clone(),
@@ -427,7 +441,7 @@ fn a_mismatched_architecture_names_what_it_expected() {
     ));
     assert!(matches!(
         Network::from_parts(
-            Arch::V2,
+            Arch::V4,
             net.ft_weights.clone(),
             net.ft_bias,
             net.out_weights[..7].to_vec(),

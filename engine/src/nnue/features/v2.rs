@@ -1,9 +1,9 @@
-//! Format 2's encoding: one input row for each square a piece can stand
+//! Format 4's encoding: one input row for each square a piece can stand
 //! on, per relative colour and kind, with each perspective mirrored
 //! left-right so that its own general stands on the d- or e-file
 //! (`docs/nnue.md` §1).
 //!
-//! 1. A perspective sees the board rank-flipped for Black, as in format 1
+//! 1. A perspective sees the board rank-flipped for Black, as in format 3
 //!    ([`relative_square`]); that keeps files.
 //! 2. Its **view** is mirrored when its own general stands on the f-file:
 //!    every square it sees is then reflected (file `a` ↔ `i`). The e-file is
@@ -72,7 +72,7 @@ const fn number_rows() -> ([[[u16; Square::NUM]; PieceKind::NUM]; 2], usize) {
     (rows, next)
 }
 
-/// First-layer rows of format 2.
+/// First-layer rows of format 4.
 pub const INPUTS: usize = number_rows().1;
 
 const _: () = assert!(INPUTS == 689);
