@@ -39,8 +39,8 @@ use board::{Color, Piece, PieceKind, Position, Square};
 
 /// Width of the hidden layer (the accumulator), per perspective. A multiple
 /// of 16 so that the AVX2 path works on whole 256-bit registers. Formats 1
-/// and 2 had 256; 512 came with formats 3 and 4, once ten million training
-/// positions were stored (`docs/nnue.md` §7).
+/// and 2 had 256; 512 came with formats 3 and 4, once almost ten million
+/// training positions were stored (9.66 M: `docs/nnue.md` §7).
 pub const HIDDEN: usize = 512;
 
 /// The most features one perspective can have active: 16 pieces a side.
