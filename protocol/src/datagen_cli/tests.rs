@@ -268,24 +268,36 @@ fn chunks_move_between_directories_once() {
     let _ = std::fs::remove_dir_all(&merged);
 }
 
+/// A self-play run whose only opening is the start position: `games`
+/// games of at most `max_plies`, with up to `random_plies` random plies.
+fn from_the_start_position(
+    name: &str,
+    random_plies: u32,
+    games: u64,
+    max_plies: u32,
+) -> (Summary, Vec<engine::nnue::games::GameRecord>) {
+    let openings = temp(&format!("{name}.epd"));
+    std::fs::write(&openings, format!("{}\n", board::START_FEN)).expect("write");
+    let out = temp(&format!("{name}.games"));
+    let mut a = args(out.clone());
+    a.openings = openings.clone();
+    a.random_plies = random_plies;
+    a.positions = None;
+    a.games = Some(games);
+    a.max_plies = max_plies;
+    let summary = generate(&a).expect("datagen");
+    let records = read_games(&out).expect("games");
+    let _ = std::fs::remove_file(&out);
+    let _ = std::fs::remove_file(&openings);
+    (summary, records)
+}
+
 /// A start drawn twice would be the same game twice: the run passes over
 /// the seed, counts it, and still plays the games it was asked for, each
 /// from its own start.
 #[test]
 fn a_start_is_played_once() {
-    let openings = temp("one-opening.epd");
-    std::fs::write(&openings, format!("{}\n", board::START_FEN)).expect("write");
-    let out = temp("once.games");
-    let mut a = args(out.clone());
-    a.openings = openings.clone();
-    a.random_plies = 1;
-    a.positions = None;
-    a.games = Some(30);
-    a.max_plies = 30;
-    let summary = generate(&a).expect("datagen");
-    let games = read_games(&out).expect("games");
-    let _ = std::fs::remove_file(&out);
-    let _ = std::fs::remove_file(&openings);
+    let (summary, games) = from_the_start_position("once", 1, 30, 30);
     assert_eq!(games.len(), 30);
     // One opening and at most one random ply: 45 starts, so 30 draws
     // repeat some (the first of them by the tenth draw or so).
@@ -305,19 +317,7 @@ fn a_start_is_played_once() {
 /// plays it once and ends, saying why, instead of drawing forever.
 #[test]
 fn a_run_out_of_starts_ends() {
-    let openings = temp("one-start.epd");
-    std::fs::write(&openings, format!("{}\n", board::START_FEN)).expect("write");
-    let out = temp("exhausted.games");
-    let mut a = args(out.clone());
-    a.openings = openings.clone();
-    a.random_plies = 0;
-    a.positions = None;
-    a.games = Some(3);
-    a.max_plies = 20;
-    let summary = generate(&a).expect("datagen");
-    let games = read_games(&out).expect("games");
-    let _ = std::fs::remove_file(&out);
-    let _ = std::fs::remove_file(&openings);
+    let (summary, games) = from_the_start_position("exhausted", 0, 3, 20);
     assert_eq!(games.len(), 1);
     assert!(summary.exhausted);
     assert_eq!(summary.repeated, EXHAUSTED_AFTER);
