@@ -16,20 +16,22 @@
 //! inputs are the two encodings formats 1 and 2 introduced with a hidden
 //! layer of 256 (files this build refuses, `docs/nnue.md` §2):
 //!
-//! - [`Arch::V3`] ([`v1`], format 1's inputs): `2 × 7 × 90 = 1260` inputs
-//!   per king bucket, one bucket, one output.
-//! - [`Arch::V4`] ([`v2`], format 2's inputs): only the squares each piece
-//!   can stand on (689 inputs), each perspective mirrored left-right when
-//!   its own general stands on the f-file, and [`OUTPUT_BUCKETS`] output
-//!   layers chosen by the material on the board ([`material_bucket`]).
+//! - [`Arch::V3`] ([`squares`], format 1's inputs: every square for every
+//!   piece): `2 × 7 × 90 = 1260` inputs per king bucket, one bucket, one
+//!   output.
+//! - [`Arch::V4`] ([`half_board`], format 2's inputs): only the squares
+//!   each piece can stand on (689 inputs), each perspective mirrored
+//!   left-right when its own general stands on the f-file, so that it sees
+//!   one canonical half of the board, and [`OUTPUT_BUCKETS`] output layers
+//!   chosen by the material on the board ([`material_bucket`]).
 //!
 //! What the own general decides about a perspective's rows — its king
-//! bucket in [`v1`]'s encoding, its mirroring in [`v2`]'s — is its
-//! [`View`]: when a general's move changes its side's view, every row of
+//! bucket in [`squares`]'s encoding, its mirroring in [`half_board`]'s — is
+//! its [`View`]: when a general's move changes its side's view, every row of
 //! that side changes and the accumulator refreshes that side.
 
-pub mod v1;
-pub mod v2;
+pub mod half_board;
+pub mod squares;
 
 use std::fmt;
 use std::str::FromStr;
@@ -47,7 +49,7 @@ pub const HIDDEN: usize = 512;
 pub const MAX_ACTIVE: usize = 32;
 
 /// The most first-layer rows any format has (format 3's 1260).
-pub const MAX_INPUTS: usize = v1::TOTAL_INPUTS;
+pub const MAX_INPUTS: usize = squares::TOTAL_INPUTS;
 
 /// Output buckets of format 4 (see [`material_bucket`]).
 pub const OUTPUT_BUCKETS: usize = 8;
@@ -66,7 +68,7 @@ const _: () = {
         assert!((MATERIAL_BUCKET[i] as usize) < OUTPUT_BUCKETS);
         i += 1;
     }
-    assert!(MAX_INPUTS >= v2::INPUTS && MAX_INPUTS < 1 << 16);
+    assert!(MAX_INPUTS >= half_board::INPUTS && MAX_INPUTS < 1 << 16);
 };
 
 /// A network architecture: how a position becomes input rows and which
@@ -122,8 +124,8 @@ impl Arch {
     /// First-layer rows (inputs, all king buckets together).
     pub const fn inputs(self) -> usize {
         match self {
-            Arch::V3 => v1::TOTAL_INPUTS,
-            Arch::V4 => v2::INPUTS,
+            Arch::V3 => squares::TOTAL_INPUTS,
+            Arch::V4 => half_board::INPUTS,
         }
     }
 
@@ -139,8 +141,8 @@ impl Arch {
     #[inline]
     pub fn view(self, perspective: Color, own_king: Square) -> View {
         match self {
-            Arch::V3 => View(v1::bucket(perspective, own_king)),
-            Arch::V4 => v2::view(own_king),
+            Arch::V3 => View(squares::bucket(perspective, own_king)),
+            Arch::V4 => half_board::view(own_king),
         }
     }
 
@@ -152,8 +154,8 @@ impl Arch {
     #[inline]
     pub fn index(self, perspective: Color, view: View, piece: Piece, sq: Square) -> usize {
         match self {
-            Arch::V3 => v1::index(perspective, view.index(), piece, sq),
-            Arch::V4 => v2::index(perspective, view, piece, sq),
+            Arch::V3 => squares::index(perspective, view.index(), piece, sq),
+            Arch::V4 => half_board::index(perspective, view, piece, sq),
         }
     }
 
@@ -191,8 +193,8 @@ impl Arch {
     /// gives for the mirrored position.
     pub fn mirror_into<'a>(self, rows: &[u16], out: &'a mut [u16; MAX_ACTIVE]) -> &'a [u16] {
         match self {
-            Arch::V3 => v1::mirror_into(rows, out),
-            Arch::V4 => v2::mirror_into(rows, out),
+            Arch::V3 => squares::mirror_into(rows, out),
+            Arch::V4 => half_board::mirror_into(rows, out),
         }
     }
 

@@ -34,7 +34,7 @@
 use std::fmt;
 use std::path::Path;
 
-use super::features::{Arch, HIDDEN, v1};
+use super::features::{Arch, HIDDEN, squares};
 
 /// The file's first 8 bytes.
 pub const MAGIC: [u8; 8] = *b"CHNNUE\r\n";
@@ -389,8 +389,8 @@ impl Network {
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
         let (inputs, buckets) = match arch {
             Arch::V3 => (
-                ("inputs", v1::INPUTS as u32),
-                ("king buckets", v1::BUCKETS as u32),
+                ("inputs", squares::INPUTS as u32),
+                ("king buckets", squares::BUCKETS as u32),
             ),
             Arch::V4 => (
                 ("inputs", arch.inputs() as u32),
@@ -452,7 +452,11 @@ impl Network {
     /// A one-line description: architecture and checksum.
     pub fn describe(&self) -> String {
         let layers = match self.arch {
-            Arch::V3 => format!("({}x{} -> {HIDDEN})x2 -> 1", v1::BUCKETS, v1::INPUTS),
+            Arch::V3 => format!(
+                "({}x{} -> {HIDDEN})x2 -> 1",
+                squares::BUCKETS,
+                squares::INPUTS
+            ),
             Arch::V4 => format!(
                 "({} legal-square inputs, mirrored -> {HIDDEN})x2 -> 1 of {} material buckets",
                 self.arch.inputs(),
