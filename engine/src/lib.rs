@@ -25,20 +25,24 @@
 //! [`datagen`] (self-play and scored games for training) and [`nnue`] (the
 //! network, its data format and features, which the trainer shares).
 //! Private, with what other crates need re-exported by name below:
-//! `score` (the raw score scale, [`Score`], [`Bound`]), `search` (the
-//! search and its per-thread worker), `movepick` and `history` (move
-//! ordering), `tt` (the table), `eval` (the hand-written evaluation),
-//! `pool` (the threads), `control` (what a search shares with its caller)
-//! and `time` (the clock).
+//! `limits` (what a search is asked: [`Limits`], [`Clock`]), `report`
+//! (what it answers: [`Event`], [`Report`], [`SearchResult`]), `score`
+//! (the raw score scale, [`Score`], [`Bound`]), `search` (the search and
+//! its per-thread worker), `movepick` and `history` (move ordering), `tt`
+//! (the table), `eval` (the hand-written evaluation), `pool` (the
+//! threads), `control` (what a search shares with its caller), `time`
+//! (the clock) and `weaken` (strength levels, [`Weakening`]).
 
 pub mod bench;
 mod control;
 pub mod datagen;
 mod eval;
 mod history;
+mod limits;
 mod movepick;
 pub mod nnue;
 mod pool;
+mod report;
 mod score;
 mod search;
 mod time;
@@ -48,13 +52,14 @@ mod weaken;
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::time::Duration;
 
-use board::{Move, Position, Reason};
+use board::Position;
 
 pub use control::SearchHandle;
 pub use eval::{PIECE_VALUE, eval_trace, evaluate};
+pub use limits::{Clock, Limits};
 pub use pool::MAX_THREADS;
+pub use report::{Event, Report, SearchResult};
 pub use score::{Bound, INFINITE, MAX_DEPTH, MAX_PLY, Score};
 pub use search::{FeatureCounts, TrialStats};
 pub use time::DEFAULT_MOVE_OVERHEAD;
@@ -64,127 +69,6 @@ pub use weaken::Weakening;
 use control::Control;
 use pool::{Pool, Task};
 use tt::TranspositionTable;
-
-/// The side to move's clock, as the GUI reports it with `go`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Clock {
-    /// Time left on the clock.
-    pub time: Duration,
-    /// Time added after each move.
-    pub increment: Duration,
-    /// Moves until the clock is refilled (`None`: sudden death or Fischer).
-    pub moves_to_go: Option<u32>,
-    /// Time lost on every move outside the search (GUI, pipes, network):
-    /// the `Move Overhead` option. Time management keeps it back from each
-    /// move's budget on top of its own small lag margin.
-    pub overhead: Duration,
-}
-
-impl Default for Clock {
-    fn default() -> Clock {
-        Clock {
-            time: Duration::ZERO,
-            increment: Duration::ZERO,
-            moves_to_go: None,
-            overhead: time::DEFAULT_MOVE_OVERHEAD,
-        }
-    }
-}
-
-/// What ends a search. Every limit given applies; the first one reached
-/// ends the search. No limit at all means infinite.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Limits {
-    /// Last iteration to search (`Some(0)`: no search, no move); clamped
-    /// to [`MAX_DEPTH`].
-    pub depth: Option<u32>,
-    /// Node budget.
-    pub nodes: Option<u64>,
-    /// Soft node budget: no iteration starts once the threads have
-    /// searched this many nodes (`nodes` is the hard cap).
-    pub soft_nodes: Option<u64>,
-    /// Fixed thinking time.
-    pub movetime: Option<Duration>,
-    /// The side to move's clock.
-    pub clock: Option<Clock>,
-    /// Stop once a mate in at most this many moves is proved.
-    pub mate: Option<u32>,
-    /// Search until stopped.
-    pub infinite: bool,
-    /// Ponder search: clocks and movetime are charged only from
-    /// [`SearchHandle::ponderhit`].
-    pub ponder: bool,
-    /// The root moves to consider; empty = every legal move.
-    pub root_moves: Vec<Move>,
-    /// Number of principal variations to report (at least 1).
-    pub multipv: usize,
-    /// Play weaker (strength levels): search at least this many lines and
-    /// draw the move among them (`weaken.rs`).
-    pub weakening: Option<Weakening>,
-}
-
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits {
-            depth: None,
-            nodes: None,
-            soft_nodes: None,
-            movetime: None,
-            clock: None,
-            mate: None,
-            infinite: false,
-            ponder: false,
-            root_moves: Vec::new(),
-            multipv: 1,
-            weakening: None,
-        }
-    }
-}
-
-/// One iteration's (or one PV line's) result.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Report {
-    /// Completed depth.
-    pub depth: u32,
-    /// Deepest ply reached, quiescence included.
-    pub seldepth: u32,
-    /// Index of this line, 1-based.
-    pub multipv: usize,
-    /// Score of the line.
-    pub score: Score,
-    /// Whether the score is exact or a bound (aspiration fail).
-    pub bound: Bound,
-    /// `Some` when the score is a rule verdict (perpetual check, chase…)
-    /// rather than a mate, or a draw the line reaches by rule (move limit,
-    /// repetition, insufficient material) rather than an even evaluation.
-    pub rule: Option<Reason>,
-    /// Nodes searched so far.
-    pub nodes: u64,
-    /// Nodes per second.
-    pub nps: u64,
-    /// Time since the search started.
-    pub time: Duration,
-    /// Table occupancy by the current search, per mille.
-    pub hashfull: u32,
-    /// Principal variation.
-    pub pv: Vec<Move>,
-}
-
-/// What a running search tells its caller.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Event {
-    /// An iteration (or an aspiration bound) completed.
-    Iteration(Report),
-    /// The root move being searched now.
-    CurrMove {
-        /// The move.
-        mv: Move,
-        /// Its 1-based number in the root move order.
-        number: usize,
-        /// The iteration.
-        depth: u32,
-    },
-}
 
 /// Settings for measuring the search rather than playing with it: the
 /// table's replacement policy and switches that the bench and the table
@@ -212,43 +96,6 @@ impl Default for Experiment {
             policy: TtPolicy::TwoTier,
             store_qs: true,
             classic: false,
-        }
-    }
-}
-
-/// The one answer to each [`Engine::start`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchResult {
-    /// Best move; `None` only when no (allowed) legal move exists or for
-    /// `depth 0`.
-    pub best: Option<Move>,
-    /// Expected reply (second PV move), legal after `best`.
-    pub ponder: Option<Move>,
-    /// Score of `best`.
-    pub score: Score,
-    /// `Some` when the score is a rule verdict rather than a mate, or a
-    /// rule draw (see [`Report::rule`]).
-    pub rule: Option<Reason>,
-    /// Last completed depth.
-    pub depth: u32,
-    /// Nodes searched.
-    pub nodes: u64,
-    /// Time used.
-    pub time: Duration,
-}
-
-impl SearchResult {
-    /// The answer of a search that searched nothing: no move, an even
-    /// score.
-    pub fn empty() -> SearchResult {
-        SearchResult {
-            best: None,
-            ponder: None,
-            score: Score::Cp(0),
-            rule: None,
-            depth: 0,
-            nodes: 0,
-            time: Duration::ZERO,
         }
     }
 }
