@@ -39,14 +39,15 @@
 //! [`Experiment`](crate::Experiment) settings and counts table statistics
 //! and the selective features that act. Play compiles none of that in.
 //!
-//! The children: `root` (iterative deepening, aspiration, the root moves
+//! The children: `node` (everything a node does before its moves, and the
+//! node kinds), `root` (iterative deepening, aspiration, the root moves
 //! and reports), `quiescence`, `prune` (the pruning and reduction tests),
 //! `singular` (singular extensions and multi-cut), `position` (making
 //! moves with the accumulators in step, the evaluation), `table` (probes
 //! and stores, by play or trial), `stop` (node counts, limits, the
 //! clock), `rule` (naming the rule behind a root score), `stack` (the
-//! per-ply frames and the PV), `trial` (what a trial counts) and `worker`
-//! (the per-thread state).
+//! per-ply frames and the PV), `trial` (the two modes, and what a trial
+//! counts) and `worker` (the per-thread state).
 
 use std::marker::PhantomData;
 use std::ops::ControlFlow::{self, Break, Continue};
@@ -57,11 +58,12 @@ use crate::history::{Histories, PieceTo, QuietContext};
 use crate::movepick::{MoveClass, MovePicker, QuietOrder};
 use crate::nnue::{AccumulatorStack, Network};
 use crate::pool::Task;
-use crate::score::{Bound, INFINITE, MATE, MATE_BOUND, MAX_PLY, is_decisive, verdict_score};
+use crate::score::{Bound, INFINITE, MATE, MATE_BOUND, verdict_score};
 use crate::time::{TimeBudget, TimeSignals};
-use crate::tt::{TranspositionTable, TtHit};
+use crate::tt::TranspositionTable;
 use crate::{Control, Event, Experiment, Limits};
 
+mod node;
 mod position;
 mod prune;
 mod quiescence;
@@ -74,6 +76,7 @@ mod table;
 mod trial;
 mod worker;
 
+use node::{Node, NodeKind};
 use prune::{LateMovePruning, futile};
 use root::RootMove;
 use singular::{Singular, singular_candidate};
@@ -81,32 +84,11 @@ use stack::Stack;
 use worker::{EvalCache, Reductions};
 
 pub use trial::{FeatureCounts, TrialStats};
+pub(crate) use trial::{Mode, Play, Trial};
 pub(crate) use worker::Worker;
 
 /// The least depth at which a node without a table move is reduced a ply.
 const IIR_DEPTH: i32 = 4;
-
-/// How a search is compiled: for play, or for a measurement.
-pub(crate) trait Mode {
-    /// Whether the search honours an [`Experiment`] and counts table
-    /// statistics.
-    const TRIAL: bool;
-}
-
-/// Games and the bench signature: the shipped search, nothing else.
-pub(crate) enum Play {}
-
-impl Mode for Play {
-    const TRIAL: bool = false;
-}
-
-/// A measurement: the experiment's table policy and switches, and table
-/// statistics.
-pub(crate) enum Trial {}
-
-impl Mode for Trial {
-    const TRIAL: bool = true;
-}
 
 /// One thread's view of one search (module docs).
 pub(crate) struct Search<'a, M: Mode> {
@@ -442,80 +424,6 @@ impl<'a, M: Mode> Search<'a, M> {
         best
     }
 
-    /// Everything a node does before its moves: quiescence at depth 0, the
-    /// node count and stop poll, the rules' verdict, mate-distance pruning,
-    /// the table's cut-off, the static evaluation, and pruning by it.
-    /// `Break` carries the node's score when one of them already decides
-    /// it.
-    fn open_node(
-        &mut self,
-        mut alpha: i32,
-        mut beta: i32,
-        depth: i32,
-        ply: usize,
-        kind: NodeKind,
-    ) -> ControlFlow<i32, Node> {
-        if depth <= 0 {
-            return Break(self.qsearch(alpha, beta, ply));
-        }
-        let pv_node = kind == NodeKind::Pv;
-        self.stack.clear_pv(ply);
-        self.nodes += 1;
-        if self.poll() {
-            return Break(0);
-        }
-        self.seldepth = self.seldepth.max(ply);
-        // The root must give a move, whatever the game's history says of it.
-        let repeated = if ply == 0 { false } else { self.judge(ply)? };
-        if ply >= MAX_PLY - 1 {
-            return Break(self.evaluate());
-        }
-        // Mate-distance pruning: no line from here beats a mate already
-        // found closer to the root.
-        alpha = alpha.max(-MATE + ply as i32);
-        beta = beta.min(MATE - ply as i32 - 1);
-        if alpha >= beta {
-            return Break(alpha);
-        }
-        let key = self.pos.key();
-        let hit = self.probe(key, ply);
-        let excluding = self.stack[ply].excluded.is_some();
-        if !pv_node
-            && !repeated
-            && !excluding
-            && let Some(e) = hit.cutting(depth, alpha, beta)
-        {
-            self.count_cutoff();
-            return Break(e.score);
-        }
-        let in_check = self.pos.in_check();
-        let static_eval = if in_check {
-            None
-        } else {
-            Some(self.evaluate())
-        };
-        self.stack[ply].static_eval = static_eval;
-        let improving = self.improving(ply);
-        if !pv_node
-            && !excluding
-            && let Some(static_eval) = static_eval
-            && !is_decisive(beta)
-            && let Some(s) = self.prune_before_moves(beta, depth, ply, kind, static_eval, improving)
-        {
-            return Break(s);
-        }
-        Continue(Node {
-            alpha,
-            beta,
-            key,
-            hit,
-            repeated,
-            in_check,
-            static_eval,
-            improving,
-        })
-    }
-
     /// Searches a move after the first with a null window around `alpha`,
     /// reduced by `r`; a reduced search that beats alpha is repeated at
     /// full depth, and at a PV node one that lands inside the window is
@@ -558,57 +466,6 @@ impl<'a, M: Mode> Search<'a, M> {
             if cut {
                 self.stack[ply].add_killer(best);
             }
-        }
-    }
-}
-
-/// What a node knows once it is open and not yet decided (see
-/// `Search::open_node`).
-struct Node {
-    /// The window after mate-distance pruning.
-    alpha: i32,
-    beta: i32,
-    /// The position's key, for the table store at the end.
-    key: u64,
-    /// What the table holds for it.
-    hit: TtHit,
-    /// The position repeats one on the path: its score depends on the path
-    /// and stays out of the table.
-    repeated: bool,
-    in_check: bool,
-    /// `None` in check.
-    static_eval: Option<i32>,
-    /// See `Search::improving`.
-    improving: bool,
-}
-
-/// What a node is to the search, which decides what it may skip.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum NodeKind {
-    /// On the principal variation: searched with an open window, never
-    /// cut off by the table or pruned by the static evaluation.
-    Pv,
-    /// Searched with a null window to prove a bound.
-    NonPv,
-    /// A null-window node where null-move pruning is off: right after a
-    /// null move (two passes in a row prove nothing) and the null move's
-    /// verification search.
-    NoNull,
-}
-
-impl NodeKind {
-    /// Whether the node may try a null move.
-    fn null_move_allowed(self) -> bool {
-        self != NodeKind::NoNull
-    }
-
-    /// The kind of the node's first child: a PV node's first move
-    /// continues the PV; below any other node, null move is allowed again.
-    fn first_child(self) -> NodeKind {
-        if self == NodeKind::Pv {
-            NodeKind::Pv
-        } else {
-            NodeKind::NonPv
         }
     }
 }

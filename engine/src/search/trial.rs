@@ -1,11 +1,34 @@
-//! What a trial ([`crate::Experiment`]) counts besides the table: how often
-//! each selective-search feature acted. Play compiles none of the counting
+//! How a search is compiled ([`Mode`]: [`Play`] or [`Trial`]) and what a
+//! trial ([`crate::Experiment`]) counts besides the table: how often each
+//! selective-search feature acted. Play compiles none of the counting
 //! (`M::TRIAL` is false), so the counters cost the games nothing; the
 //! classic search must show zero for every feature it switches off, which
 //! is how the tests check its switches.
 
-use super::{Mode, Search};
+use super::Search;
 use crate::tt::TtStats;
+
+/// How a search is compiled: for play, or for a measurement.
+pub(crate) trait Mode {
+    /// Whether the search honours an [`Experiment`](crate::Experiment)
+    /// and counts table statistics.
+    const TRIAL: bool;
+}
+
+/// Games and the bench signature: the shipped search, nothing else.
+pub(crate) enum Play {}
+
+impl Mode for Play {
+    const TRIAL: bool = false;
+}
+
+/// A measurement: the experiment's table policy and switches, and table
+/// statistics.
+pub(crate) enum Trial {}
+
+impl Mode for Trial {
+    const TRIAL: bool = true;
+}
 
 /// How often each selective-search feature acted, summed over a trial's
 /// threads (all zero in play).
