@@ -5,9 +5,9 @@
 //! The games themselves are the engine's (`engine::datagen`): self-play
 //! from the balanced openings with a few random plies, or recorded games
 //! (`--pgn`) scored by search. This module holds the arguments, runs the
-//! games on threads, writes them in game order, and reports: the progress
-//! line, and a summary with the positions the default filters would keep
-//! and the reasons for the rest.
+//! games on threads, writes them in game order, and reports (`summary`):
+//! the progress line, and a summary with the positions the default
+//! filters would keep and the reasons for the rest.
 //!
 //! Seed `seed + i` draws the start of self-play game `i` (an opening and
 //! random plies), and the game is played from it with a new game in its
@@ -40,7 +40,10 @@ use book::pgn::PgnGame;
 use engine::Engine;
 use engine::datagen::{Ending, GameStart, PlayConfig, PlayedGame, play_from, score_game};
 use engine::nnue::EvalSource;
-use engine::nnue::games::{Dropped, Filters, GameResult, GameWriter, Selector};
+use engine::nnue::games::{GameResult, GameWriter};
+
+mod summary;
+use summary::{Summary, progress};
 
 /// Arguments of `chariot datagen`.
 #[derive(clap::Args)]
@@ -356,117 +359,6 @@ struct Dispatch {
 /// of drawing; a real run meets a few in a row at most).
 const EXHAUSTED_AFTER: u64 = 10_000;
 
-/// What a run produced.
-#[derive(Debug)]
-struct Summary {
-    games: u64,
-    skipped: u64,
-    /// Self-play seeds passed over: their start was drawn before.
-    repeated: u64,
-    /// The run ended because no new start could be drawn.
-    exhausted: bool,
-    plies: u64,
-    scored: u64,
-    selector: Selector,
-    results: [u64; 3],
-    endings: [u64; 4],
-    elapsed: Duration,
-    bytes: u64,
-    /// The evaluation of the searches, described.
-    eval: String,
-}
-
-impl Summary {
-    fn new() -> Summary {
-        Summary {
-            games: 0,
-            skipped: 0,
-            repeated: 0,
-            exhausted: false,
-            plies: 0,
-            scored: 0,
-            selector: Selector::new(Filters::default()),
-            results: [0; 3],
-            endings: [0; 4],
-            elapsed: Duration::ZERO,
-            bytes: 0,
-            eval: String::new(),
-        }
-    }
-
-    /// Counts a written game and runs the default filters over it.
-    fn add(&mut self, g: &PlayedGame) -> Result<()> {
-        let r = &g.record;
-        self.games += 1;
-        self.plies += r.plies.len() as u64;
-        self.scored += r.scored() as u64;
-        self.results[match r.result {
-            GameResult::RedWins => 0,
-            GameResult::Draw => 1,
-            GameResult::BlackWins => 2,
-        }] += 1;
-        self.endings[g.ending as usize] += 1;
-        let selector = &mut self.selector;
-        r.replay(|pos, ply| {
-            let _ = selector.judge(pos, ply);
-        })
-        .map_err(|e| anyhow::anyhow!("a generated game does not replay: {e}"))
-    }
-
-    fn per_second(&self, n: u64) -> f64 {
-        n as f64 / self.elapsed.as_secs_f64().max(1e-3)
-    }
-
-    fn print(&self, out: &Path) {
-        let s = &self.selector;
-        println!(
-            "Wrote {} games ({} plies, {} searched) to {} ({} bytes) in {:.1} s",
-            self.games,
-            self.plies,
-            self.scored,
-            out.display(),
-            self.bytes,
-            self.elapsed.as_secs_f64()
-        );
-        println!(
-            "Kept positions (default filters): {} ({:.0}/s); searched positions {:.0}/s",
-            s.kept,
-            self.per_second(s.kept),
-            self.per_second(self.scored)
-        );
-        println!(
-            "Dropped: {} in check, {} capture played, {} mate or rule scores, {} not quiet, \
-             {} duplicates, {} unscored",
-            s.count(Dropped::InCheck),
-            s.count(Dropped::CaptureBest),
-            s.count(Dropped::Decided),
-            s.count(Dropped::Noisy),
-            s.count(Dropped::Duplicate),
-            s.count(Dropped::Unscored)
-        );
-        println!(
-            "Results: {} Red wins, {} draws, {} Black wins; endings: {} by the rules, \
-             {} wins adjudicated, {} draws adjudicated, {} at the ply cap; {} recorded games skipped; \
-             {} repeated starts passed over",
-            self.results[0],
-            self.results[1],
-            self.results[2],
-            self.endings[Ending::Rules as usize],
-            self.endings[Ending::WinAdjudicated as usize],
-            self.endings[Ending::DrawAdjudicated as usize],
-            self.endings[Ending::PlyCap as usize],
-            self.skipped,
-            self.repeated
-        );
-        if self.exhausted {
-            println!(
-                "Stopped early: no new start in {EXHAUSTED_AFTER} draws in a row; the openings \
-                 and --random-plies allow no more distinct games"
-            );
-        }
-    }
-}
-
 /// Where the games go: a plain file, or an xz stream (preset 9) for a
 /// path ending in `.xz`.
 enum Output {
@@ -605,30 +497,6 @@ fn generate(args: &DatagenArgs) -> Result<Summary> {
         eprintln!();
     }
     Ok(summary)
-}
-
-/// The progress line on stderr: games, kept positions, rates, and an
-/// estimate of the time left toward whichever target was given.
-fn progress(s: &Summary, target_games: u64, target_positions: u64, terminal: bool) {
-    let kept = s.selector.kept;
-    let (rate, game_rate) = (s.per_second(kept), s.per_second(s.games));
-    let eta = if target_positions != u64::MAX && rate > 0.0 {
-        target_positions.saturating_sub(kept) as f64 / rate
-    } else if target_games != u64::MAX && game_rate > 0.0 {
-        target_games.saturating_sub(s.games) as f64 / game_rate
-    } else {
-        0.0
-    };
-    let line = format!(
-        "{} games, {kept} kept positions, {rate:.0} kept/s, ETA {eta:.0} s",
-        s.games
-    );
-    if terminal {
-        eprint!("\r{line}   ");
-    } else {
-        eprintln!("{line}");
-    }
-    let _ = std::io::stderr().flush();
 }
 
 /// Reads every game of a games file (plain or `.xz`).

@@ -1,4 +1,5 @@
 use super::*;
+use engine::nnue::games::{Filters, Selector};
 
 fn args(out: PathBuf) -> DatagenArgs {
     DatagenArgs {
