@@ -3,6 +3,7 @@
 //! the configuration can be checked (and fuzzed, see [`crate::fuzzing`])
 //! without starting a process.
 
+use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -14,6 +15,7 @@ use crate::config::{self, EngineSpec, TimeControl};
 use crate::game::GameSettings;
 use crate::openings;
 use crate::pool;
+use crate::progress::stdout_line;
 use crate::tournament::{RunEnd, Tournament};
 
 const AFTER_HELP: &str = "\
@@ -28,6 +30,7 @@ Engine settings (after --engine, space-separated key=value words):
 Every opening is played twice with colours swapped. Ctrl-C or SIGTERM
 stops a run: the games in progress are abandoned, the engines are shut
 down, the report covers the games finished, and the exit code is 130.
+A stdout closed under a run (`arena ... | head`) stops it the same way.
 On a terminal a progress bar with rate and ETA is drawn on stderr. Illegal moves,
 unreadable replies, crashes, hangs and flag falls lose the game; checkmate,
 stalemate, perpetual check/chase, the 60-move limit and insufficient material
@@ -288,12 +291,11 @@ fn make_openings(args: &OpeningsArgs) -> Result<ExitCode> {
     };
     std::fs::write(&args.out, text)
         .with_context(|| format!("cannot write {}", args.out.display()))?;
-    println!(
+    report(&format!(
         "wrote {} positions from {games} games to {}",
         settings.count,
         args.out.display()
-    );
-    Ok(ExitCode::SUCCESS)
+    ))
 }
 
 fn pool_runs(args: &PoolArgs) -> Result<ExitCode> {
@@ -321,12 +323,22 @@ fn pool_runs(args: &PoolArgs) -> Result<ExitCode> {
             .clone_into(&mut pooled.engine);
     }
     pool::add_recorded(&mut pooled, &recorded);
-    if args.json {
-        println!("{}", pool::json(&pooled, sprt.as_ref()));
+    report(&if args.json {
+        pool::json(&pooled, sprt.as_ref())
     } else {
-        println!("{}", pool::report(&pooled, sprt.as_ref()));
+        pool::report(&pooled, sprt.as_ref())
+    })
+}
+
+/// Prints a subcommand's result. A reader that went away (`arena pool …
+/// | head`) ends the program quietly, as it ends other command-line tools;
+/// any other failure to write is an error.
+fn report(text: &str) -> Result<ExitCode> {
+    match stdout_line(text) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(e) if e.kind() == ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(e).context("cannot write to stdout"),
     }
-    Ok(ExitCode::SUCCESS)
 }
 
 /// The `arena` program: parses the command line and runs what it asks.

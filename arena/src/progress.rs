@@ -5,10 +5,13 @@
 //! game until the first result, then one per finished game.
 //!
 //! What the lines say is the tournament's and the tally's business; this
-//! module only decides where they go.
+//! module only decides where they go. A stdout that closes under a run (the
+//! reader of a pipe went away: `arena … | head`) panics nothing: the lines
+//! stop, stderr says why once, and the run is told to stop
+//! ([`Progress::closed`]).
 
 use std::fmt;
-use std::io::IsTerminal;
+use std::io::{self, IsTerminal, Write};
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
@@ -19,6 +22,8 @@ pub struct Progress {
     /// Whether a game has finished: until then every game start gets a
     /// line, so a long first game does not leave the screen silent.
     any_finished: bool,
+    /// Whether a write to stdout has failed: later lines are dropped.
+    closed: bool,
 }
 
 impl Progress {
@@ -48,15 +53,30 @@ impl Progress {
         Progress {
             bar,
             any_finished: false,
+            closed: false,
         }
     }
 
-    /// Prints a line to stdout (above the bar).
-    pub fn line(&self, text: &str) {
-        match &self.bar {
-            Some(bar) => bar.suspend(|| println!("{text}")),
-            None => println!("{text}"),
+    /// Prints a line to stdout (above the bar). The first write that
+    /// fails closes the output: it is noted on stderr, and later lines are
+    /// dropped.
+    pub fn line(&mut self, text: &str) {
+        if self.closed {
+            return;
         }
+        let written = match &self.bar {
+            Some(bar) => bar.suspend(|| stdout_line(text)),
+            None => stdout_line(text),
+        };
+        if let Err(e) = written {
+            self.closed = true;
+            self.note(&format!("arena: cannot write to stdout: {e}"));
+        }
+    }
+
+    /// Whether stdout has failed: a run stops then, as on Ctrl-C.
+    pub fn closed(&self) -> bool {
+        self.closed
     }
 
     /// Prints a line to stderr (above the bar).
@@ -68,7 +88,7 @@ impl Progress {
     }
 
     /// A game started: a line while no game has finished yet.
-    pub fn started(&self, text: &str) {
+    pub fn started(&mut self, text: &str) {
         if !self.any_finished {
             self.line(text);
         }
@@ -89,4 +109,15 @@ impl Progress {
             bar.finish_and_clear();
         }
     }
+}
+
+/// Writes `text` and a newline to stdout, flushed: `println!` without its
+/// panic when stdout is closed.
+///
+/// # Errors
+/// The write's, such as a broken pipe.
+pub fn stdout_line(text: &str) -> io::Result<()> {
+    let mut out = io::stdout().lock();
+    writeln!(out, "{text}")?;
+    out.flush()
 }

@@ -23,7 +23,7 @@ use crate::config::{EngineSpec, Protocol, TimeControl};
 use crate::game::{GameRecord, GameSettings, Seat, play_game};
 use crate::openings::Opening;
 use crate::pgn::{self, PgnContext};
-use crate::progress::Progress;
+use crate::progress::{Progress, stdout_line};
 use crate::sprt::{EloModel, Sprt, SprtState};
 use crate::tally::{Tally, sprt_verdict};
 
@@ -134,20 +134,21 @@ impl Tournament {
 
     /// Plays the tournament and prints progress and the report to stdout.
     ///
-    /// Ctrl-C (SIGINT) or SIGTERM stops it: the games in progress are
-    /// abandoned, the engines shut down, and the report covers the games
-    /// finished.
+    /// Ctrl-C (SIGINT), SIGTERM or a stdout that closes stops it: the
+    /// games in progress are abandoned, the engines shut down, and the
+    /// report covers the games finished.
     ///
     /// # Errors
-    /// Bad settings or an unwritable PGN file. Engine failures are not
-    /// errors: they lose games.
+    /// Bad settings, an unwritable PGN file, or a stdout already closed
+    /// before the first game. Engine failures are not errors: they lose
+    /// games.
     pub fn run(&self) -> Result<RunEnd> {
         self.check()?;
         let (pairings, jobs) = self.schedule();
         let total = jobs.len() as u64 * 2;
         let pgn = self.open_pgn()?;
         let names: Vec<&str> = self.engines.iter().map(|e| e.name.as_str()).collect();
-        println!("{}", self.banner(total));
+        stdout_line(&self.banner(total)).context("cannot write to stdout")?;
 
         // The handler only sends on a channel; the loop below does the rest.
         let (signal_tx, signals) = bounded::<()>(1);
@@ -180,7 +181,13 @@ impl Tournament {
                     Ok(message) => run.handle(message),
                     Err(_) => break,
                 },
-                recv(signals) -> _ => run.interrupt(),
+                recv(signals) -> _ => run.interrupt("interrupted"),
+            }
+            // Nobody reads the lines any more (`arena … | head`): stop as
+            // on Ctrl-C rather than play games whose report goes nowhere;
+            // the PGN keeps every game finished.
+            if run.progress.closed() {
+                run.interrupt("stdout is closed");
             }
         }
         for handle in handles {
@@ -190,12 +197,14 @@ impl Tournament {
         }
         run.progress.done();
         let interrupted = run.cancel.is_none();
-        println!();
+        run.progress.line("");
         if interrupted {
-            println!("Interrupted: the games in progress were abandoned.");
+            run.progress
+                .line("Interrupted: the games in progress were abandoned.");
         }
         let tc = self.settings.tc.to_string();
-        println!("{}", run.tally.report(&names, &tc, self.sprt.as_ref()));
+        let report = run.tally.report(&names, &tc, self.sprt.as_ref());
+        run.progress.line(&report);
         match run.pgn_error {
             Some(e) => Err(e),
             None if interrupted => Ok(RunEnd::Interrupted),
@@ -416,12 +425,14 @@ impl Run<'_> {
         self.progress.finished(&standings);
     }
 
-    /// Ctrl-C or SIGTERM: no more jobs, and every engine wait ends now.
-    fn interrupt(&mut self) {
+    /// Ctrl-C, SIGTERM or a closed stdout (`why`, for the note): no more
+    /// jobs, and every engine wait ends now.
+    fn interrupt(&mut self, why: &str) {
         if self.cancel.take().is_some() {
             self.stopped = true;
-            self.progress
-                .note("arena: interrupted; stopping the games in progress and the engines");
+            self.progress.note(&format!(
+                "arena: {why}; stopping the games in progress and the engines"
+            ));
         }
     }
 }

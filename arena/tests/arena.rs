@@ -1214,6 +1214,76 @@ fn ctrl_c_and_sigterm_stop_with_a_summary_and_no_engine_left() {
     }
 }
 
+/// Spawns the arena with `args` and a stdout whose reader is gone before
+/// it starts (`arena … | head` after head has quit): every write fails.
+fn arena_with_closed_stdout(args: &[String]) -> std::process::Child {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    Command::new(ARENA)
+        .args(args)
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+#[test]
+fn a_closed_stdout_ends_pool_quietly() {
+    let args = strings(&["pool", "--recorded", "2-2-2:0,1,1,1,0"]);
+    let out = arena_with_closed_stdout(&args).wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.is_empty(), "{err}");
+}
+
+#[test]
+fn a_stdout_closed_under_a_run_stops_it_as_ctrl_c_does() {
+    let dir = scratch("stdout-closed");
+    let pgn = dir.join("games.pgn");
+    let (pids, mut child, lines) = long_run(&dir, &["--pgn", &pgn.display().to_string()]);
+    // Read up to the first result, then go away as `head` would.
+    while !lines
+        .recv_timeout(Duration::from_secs(60))
+        .expect("a result line")
+        .1
+        .starts_with("[1/")
+    {}
+    drop(lines);
+    let since = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        // The reader notices at the next line (a game or two of 30 ms
+        // moves); the rest of the margin is for a loaded machine.
+        assert!(
+            since.elapsed() < Duration::from_secs(60),
+            "the arena went on playing to a closed stdout"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert_eq!(status.code(), Some(130), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(err.contains("arena: cannot write to stdout: "), "{err}");
+    assert!(
+        err.contains("arena: stdout is closed; stopping the games in progress"),
+        "{err}"
+    );
+    // Nothing finished is lost: the PGN holds at least the game reported.
+    let games = parse_pgn(&std::fs::read_to_string(&pgn).unwrap());
+    assert!(!games.is_empty());
+    games.iter().for_each(check_game);
+    assert_no_leaks(&pids);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn progress_bar_on_a_terminal_and_plain_lines_elsewhere() {
     let args = [

@@ -116,7 +116,10 @@ pub fn run(args: &BenchArgs) -> ExitCode {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     match protocol::bench::run(&opts, &mut out) {
+        // A reader that went away (`chariot bench | head`) ends the bench
+        // quietly, as it ends `perft` and `epd`.
         Ok(_) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("chariot bench: {e}");
             ExitCode::FAILURE

@@ -14,7 +14,7 @@
 //! the manifest's one writer.
 
 use std::fmt::Write as _;
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -169,7 +169,9 @@ pub fn run(args: &DataArgs) -> ExitCode {
     };
     match done {
         Ok(text) => {
-            println!("{text}");
+            // The work is done: a reader that went away only loses the
+            // report.
+            let _ = writeln!(std::io::stdout(), "{text}");
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -1,5 +1,6 @@
 //! The `chariot` command line outside its subcommands: `--version` and
-//! `--help`.
+//! `--help`, and what a closed stdout costs the tools (nothing but their
+//! report).
 
 use std::process::{Command, Output};
 
@@ -54,4 +55,60 @@ fn help_says_no_command_starts_the_engine() {
             "{flag}: {text}"
         );
     }
+}
+
+/// Runs `chariot args` with a stdout whose reader is gone before it
+/// starts (`chariot … | head` after head has quit): every write fails.
+fn chariot_with_closed_stdout(args: &[&std::ffi::OsStr]) -> Output {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .args(args)
+        .stdout(writer)
+        .output()
+        .expect("chariot runs")
+}
+
+/// A reader that went away loses only the report: `datagen` still writes
+/// its games and records them in the manifest, `data check` still checks,
+/// and nothing panics.
+#[test]
+fn a_closed_stdout_costs_datagen_and_data_nothing() {
+    let dir = std::env::temp_dir().join(format!("chariot-closed-stdout-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let (games, manifest) = (dir.join("sp-0.games"), dir.join("MANIFEST.toml"));
+    let openings = concat!(env!("CARGO_MANIFEST_DIR"), "/../arena/data/openings.epd");
+    let words = [
+        "datagen",
+        "--games",
+        "2",
+        "--nodes",
+        "200",
+        "--openings",
+        openings,
+    ];
+    let mut args: Vec<&std::ffi::OsStr> = words.iter().map(std::ffi::OsStr::new).collect();
+    args.extend(["--out".as_ref(), games.as_os_str()]);
+    args.extend(["--manifest".as_ref(), manifest.as_os_str()]);
+    let out = chariot_with_closed_stdout(&args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    let listed = std::fs::read_to_string(&manifest).expect("the manifest was written");
+    assert!(listed.contains("file = \"sp-0.games\""), "{listed}");
+    let out = chariot_with_closed_stdout(&["data".as_ref(), "check".as_ref(), dir.as_os_str()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.is_empty(), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_closed_stdout_ends_bench_quietly() {
+    let args = ["bench", "--depth", "2"].map(std::ffi::OsStr::new);
+    let out = chariot_with_closed_stdout(&args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.is_empty(), "{err}");
 }

@@ -15,6 +15,15 @@ use engine::nnue::games::{self, Filters, Selector};
 use train::kernels::Backend;
 use train::{Config, Dataset, EpochReport};
 
+/// `println!` for the reports, which survive a closed stdout: a reader
+/// that went away (`| head`, a `tee` killed) drops the lines but must not
+/// cost a training run the network it is about to write.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 /// Chariot's NNUE trainer.
 #[derive(Parser)]
 #[command(name = "chariot-train", version, about)]
@@ -100,7 +109,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Train(args) => run_train(&args),
         Command::Check { file } => Network::load(&file)
-            .map(|net| println!("{}: {}", file.display(), net.describe()))
+            .map(|net| say!("{}: {}", file.display(), net.describe()))
             .with_context(|| format!("{} is not a usable network", file.display())),
         Command::Material { data } => run_material(&data),
     };
@@ -158,10 +167,10 @@ fn run_material(files: &[PathBuf]) -> Result<()> {
     let total = by_material.iter().sum::<u64>().max(1);
     #[allow(clippy::cast_precision_loss)]
     let percent = |n: u64| 100.0 * n as f64 / total as f64;
-    println!("{total} positions kept");
-    println!("chariots+horses+cannons  positions  share  bucket");
+    say!("{total} positions kept");
+    say!("chariots+horses+cannons  positions  share  bucket");
     for (count, &n) in by_material.iter().enumerate() {
-        println!(
+        say!(
             "{count:>23}  {n:>9}  {:>4.1}%  {:>6}",
             percent(n),
             MATERIAL_BUCKET[count]
@@ -171,9 +180,9 @@ fn run_material(files: &[PathBuf]) -> Result<()> {
     for (count, &n) in by_material.iter().enumerate() {
         by_bucket[usize::from(MATERIAL_BUCKET[count])] += n;
     }
-    println!("output bucket  positions  share");
+    say!("output bucket  positions  share");
     for (bucket, &n) in by_bucket.iter().enumerate() {
-        println!("{bucket:>13}  {n:>9}  {:>4.1}%", percent(n));
+        say!("{bucket:>13}  {n:>9}  {:>4.1}%", percent(n));
     }
     Ok(())
 }
@@ -187,7 +196,7 @@ fn run_train(args: &TrainArgs) -> Result<()> {
     }
     #[allow(clippy::cast_precision_loss)]
     let megabytes = data.bytes() as f64 / 1e6;
-    println!(
+    say!(
         "{} positions from {} games loaded in {:.1} s ({megabytes:.1} MB){}",
         data.len(),
         data.games(),
@@ -224,9 +233,13 @@ fn run_train(args: &TrainArgs) -> Result<()> {
             if terminal {
                 eprint!("\r");
             }
-            println!(
+            say!(
                 "epoch {:>3}  lr {:.2e}  train loss {:.6}  validation loss {:.6}  {:.0} samples/s",
-                r.epoch, r.lr, r.train_loss, r.validation_loss, r.positions_per_second
+                r.epoch,
+                r.lr,
+                r.train_loss,
+                r.validation_loss,
+                r.positions_per_second
             );
         },
         |done, total| {
@@ -249,13 +262,13 @@ fn run_train(args: &TrainArgs) -> Result<()> {
     }
     #[allow(clippy::cast_precision_loss)]
     let mean = sum / data.len().max(1) as f64;
-    println!("quantisation error over the data: mean {mean:.2} cp, largest {worst:.2} cp");
-    println!(
+    say!("quantisation error over the data: mean {mean:.2} cp, largest {worst:.2} cp");
+    say!(
         "hand-written evaluation's loss on the same data (for comparison): {:.6}",
         hand_written_loss(&args.data, &cfg)?
     );
     std::fs::write(&args.out, quantised.to_bytes())
         .with_context(|| format!("cannot write {}", args.out.display()))?;
-    println!("wrote {}: {}", args.out.display(), quantised.describe());
+    say!("wrote {}: {}", args.out.display(), quantised.describe());
     Ok(())
 }

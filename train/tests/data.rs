@@ -1,7 +1,7 @@
 //! The trainer on stored data: games chunks decode and train (in both
 //! network formats), the validation split holds out whole games, mirrors
 //! are computed rather than stored, and a run writes the same network file
-//! every time, with the portable kernels too.
+//! every time, with the portable kernels too and with no reader on stdout.
 
 mod common;
 
@@ -228,17 +228,25 @@ fn mirrored_rows_are_the_mirrored_positions_rows() {
     }
 }
 
-/// Runs `chariot-train train` on the sample chunk with `extra` options
-/// and returns the network file's bytes and the output.
-fn train_file(dir: &Path, name: &str, extra: &[&str]) -> (Vec<u8>, String) {
-    let out = dir.join(name);
-    let run = Command::new(env!("CARGO_BIN_EXE_chariot-train"))
+/// `chariot-train train` on the sample chunk with `extra` options,
+/// writing the network to `out`.
+fn train_command(out: &Path, extra: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_chariot-train"));
+    command
         .arg("train")
         .arg(sample_chunk())
         .args(["--epochs", "3", "--batch", "16", "--seed", "5", "--mirror"])
         .args(["--validation", "0.25", "--lr", "0.003", "--out"])
-        .arg(&out)
-        .args(extra)
+        .arg(out)
+        .args(extra);
+    command
+}
+
+/// Runs [`train_command`] and returns the network file's bytes and the
+/// output.
+fn train_file(dir: &Path, name: &str, extra: &[&str]) -> (Vec<u8>, String) {
+    let out = dir.join(name);
+    let run = train_command(&out, extra)
         .output()
         .expect("run chariot-train");
     let text = String::from_utf8_lossy(&run.stdout).into_owned();
@@ -278,5 +286,30 @@ fn the_same_data_seed_and_threads_write_the_same_file() {
             "{arch}: the portable kernels wrote another network"
         );
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A reader that went away (`chariot-train … | head` after head has quit)
+/// loses the report, not the run: the same network file is written, and
+/// nothing panics.
+#[test]
+fn a_closed_stdout_costs_a_run_only_its_report() {
+    let dir = std::env::temp_dir().join(format!("chariot-train-closed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let (open, _) = train_file(&dir, "open.nnue", &[]);
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let closed = dir.join("closed.nnue");
+    let run = train_command(&closed, &[])
+        .stdout(writer)
+        .output()
+        .expect("run chariot-train");
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(
+        std::fs::read(&closed).is_ok_and(|bytes| bytes == open),
+        "another network, or none"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -12,6 +12,15 @@ use engine::nnue::games::{Dropped, Filters, GameResult, Selector};
 
 use super::EXHAUSTED_AFTER;
 
+/// `println!` for the summary, which survives a closed stdout: a reader
+/// that went away drops the lines, and the run still records its chunk in
+/// the manifest afterwards.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 /// What a run produced.
 #[derive(Debug)]
 pub(super) struct Summary {
@@ -75,7 +84,7 @@ impl Summary {
 
     pub(super) fn print(&self, out: &Path) {
         let s = &self.selector;
-        println!(
+        say!(
             "Wrote {} games ({} plies, {} searched) to {} ({} bytes) in {:.1} s",
             self.games,
             self.plies,
@@ -84,13 +93,13 @@ impl Summary {
             self.bytes,
             self.elapsed.as_secs_f64()
         );
-        println!(
+        say!(
             "Kept positions (default filters): {} ({:.0}/s); searched positions {:.0}/s",
             s.kept,
             self.per_second(s.kept),
             self.per_second(self.scored)
         );
-        println!(
+        say!(
             "Dropped: {} in check, {} capture played, {} mate or rule scores, {} not quiet, \
              {} duplicates, {} unscored",
             s.count(Dropped::InCheck),
@@ -100,7 +109,7 @@ impl Summary {
             s.count(Dropped::Duplicate),
             s.count(Dropped::Unscored)
         );
-        println!(
+        say!(
             "Results: {} Red wins, {} draws, {} Black wins; endings: {} by the rules, \
              {} wins adjudicated, {} draws adjudicated, {} at the ply cap; {} recorded games skipped; \
              {} repeated starts passed over",
@@ -115,7 +124,7 @@ impl Summary {
             self.repeated
         );
         if self.exhausted {
-            println!(
+            say!(
                 "Stopped early: no new start in {EXHAUSTED_AFTER} draws in a row; the openings \
                  and --random-plies allow no more distinct games"
             );
