@@ -48,7 +48,11 @@ fn writes_the_games_it_counts() {
     assert_eq!(games.len() as u64, summary.games);
     let mut sel = Selector::new(Filters::default());
     let mut plies = 0;
-    for g in &games {
+    let mut kept_before_last = 0;
+    for (i, g) in games.iter().enumerate() {
+        if i + 1 == games.len() {
+            kept_before_last = sel.kept;
+        }
         plies += g.plies.len();
         g.replay(|pos, ply| {
             let _ = sel.judge(pos, ply);
@@ -57,9 +61,11 @@ fn writes_the_games_it_counts() {
     }
     assert_eq!(plies as u64, summary.plies);
     assert_eq!(sel.kept, summary.selector.kept);
-    // Without the last game the target was not reached yet.
-    let last = games.last().expect("a game");
-    assert!(sel.kept - last.scored() as u64 <= 150);
+    // Without the last game the target was not reached yet. (What the
+    // last game adds is counted by replaying, not taken from its scored
+    // positions: the filters drop some of those, so they may outnumber
+    // every position kept.)
+    assert!(kept_before_last < 150, "{kept_before_last}");
 }
 
 /// The same seed gives the same file, whatever the thread count, plain
