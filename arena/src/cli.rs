@@ -291,7 +291,7 @@ fn make_openings(args: &OpeningsArgs) -> Result<ExitCode> {
     };
     std::fs::write(&args.out, text)
         .with_context(|| format!("cannot write {}", args.out.display()))?;
-    report(&format!(
+    print_result(&format!(
         "wrote {} positions from {games} games to {}",
         settings.count,
         args.out.display()
@@ -323,7 +323,7 @@ fn pool_runs(args: &PoolArgs) -> Result<ExitCode> {
             .clone_into(&mut pooled.engine);
     }
     pool::add_recorded(&mut pooled, &recorded);
-    report(&if args.json {
+    print_result(&if args.json {
         pool::json(&pooled, sprt.as_ref())
     } else {
         pool::report(&pooled, sprt.as_ref())
@@ -333,7 +333,7 @@ fn pool_runs(args: &PoolArgs) -> Result<ExitCode> {
 /// Prints a subcommand's result. A reader that went away (`arena pool …
 /// | head`) ends the program quietly, as it ends other command-line tools;
 /// any other failure to write is an error.
-fn report(text: &str) -> Result<ExitCode> {
+fn print_result(text: &str) -> Result<ExitCode> {
     match stdout_line(text) {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(e) if e.kind() == ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
