@@ -1107,6 +1107,35 @@ fn long_run(
     (pids, child, rx)
 }
 
+/// Waits for `child` to exit, failing with `what` once `limit` has passed
+/// since `since`.
+fn exit_within(
+    child: &mut std::process::Child,
+    since: Instant,
+    limit: Duration,
+    what: &str,
+) -> std::process::ExitStatus {
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        assert!(since.elapsed() < limit, "{what}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Everything `child` wrote to its piped stderr.
+fn stderr_of(child: &mut std::process::Child) -> String {
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    err
+}
+
 #[test]
 fn banner_and_a_line_before_the_first_result() {
     let dir = scratch("banner");
@@ -1165,26 +1194,16 @@ fn ctrl_c_and_sigterm_stop_with_a_summary_and_no_engine_left() {
                 .unwrap()
                 .success()
         );
-        let status = loop {
-            if let Some(status) = child.try_wait().unwrap() {
-                break status;
-            }
-            assert!(
-                sent.elapsed() < Duration::from_secs(10),
-                "SIG{signal}: the arena did not exit"
-            );
-            std::thread::sleep(Duration::from_millis(10));
-        };
+        let status = exit_within(
+            &mut child,
+            sent,
+            Duration::from_secs(10),
+            &format!("SIG{signal}: the arena did not exit"),
+        );
         let waited = sent.elapsed();
         out.extend(lines.iter().map(|(_, l)| l));
         let text = out.join("\n");
-        let mut err = String::new();
-        child
-            .stderr
-            .take()
-            .unwrap()
-            .read_to_string(&mut err)
-            .unwrap();
+        let err = stderr_of(&mut child);
         assert_eq!(status.code(), Some(130), "SIG{signal}\n{text}\n{err}");
         // Engines ignore `quit`: 300 ms of grace each, then a kill; the
         // rest of the margin is for a loaded machine.
@@ -1249,26 +1268,15 @@ fn a_stdout_closed_under_a_run_stops_it_as_ctrl_c_does() {
         .starts_with("[1/")
     {}
     drop(lines);
-    let since = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        // The reader notices at the next line (a game or two of 30 ms
-        // moves); the rest of the margin is for a loaded machine.
-        assert!(
-            since.elapsed() < Duration::from_secs(60),
-            "the arena went on playing to a closed stdout"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
+    // The reader notices at the next line (a game or two of 30 ms moves);
+    // the rest of the margin is for a loaded machine.
+    let status = exit_within(
+        &mut child,
+        Instant::now(),
+        Duration::from_secs(60),
+        "the arena went on playing to a closed stdout",
+    );
+    let err = stderr_of(&mut child);
     assert_eq!(status.code(), Some(130), "{err}");
     assert!(!err.contains("panicked"), "{err}");
     assert!(err.contains("arena: cannot write to stdout: "), "{err}");
