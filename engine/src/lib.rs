@@ -62,7 +62,7 @@ pub use pool::MAX_THREADS;
 pub use report::{Event, Report, SearchResult};
 pub use score::{Bound, INFINITE, MAX_DEPTH, MAX_PLY, Score};
 pub use search::{FeatureCounts, TrialStats};
-pub use time::DEFAULT_MOVE_OVERHEAD;
+pub use time::{DEFAULT_MOVE_OVERHEAD, TimeBudget};
 pub use tt::{DEFAULT_HASH_MB, MAX_HASH_MB, ProbeResult, TtPolicy, TtStats};
 pub use weaken::Weakening;
 

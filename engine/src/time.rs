@@ -34,9 +34,11 @@ const PONDER_HARD_FACTOR: u32 = 2;
 const MIN_SCALE: f64 = 0.45;
 const MAX_SCALE: f64 = 2.2;
 
-/// The time bounds of one search.
+/// The time bounds of one search. Public so that a front end can show
+/// them (the protocol's debug mode does, for a GUI's `Move Overhead`
+/// setting); the search is their only user.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct TimeBudget {
+pub struct TimeBudget {
     /// Do not start another iteration after this.
     pub(crate) soft: Option<Duration>,
     /// Abort the search at this.
@@ -48,6 +50,25 @@ pub(crate) struct TimeBudget {
 }
 
 impl TimeBudget {
+    /// No new iteration after this, before the search's signals scale it
+    /// (see [`TimeBudget::adaptive`]); `None`: unlimited.
+    pub fn soft(&self) -> Option<Duration> {
+        self.soft
+    }
+
+    /// The search is aborted at this; `None`: unlimited.
+    pub fn hard(&self) -> Option<Duration> {
+        self.hard
+    }
+
+    /// Whether the search scales the soft bound by what its iterations
+    /// say (best-move stability, a falling score, the best move's share
+    /// of the nodes: ×0.45 to ×2.2, never past the hard bound): on a
+    /// clock, not for a fixed `movetime`.
+    pub fn adaptive(&self) -> bool {
+        self.adaptive
+    }
+
     /// The soft bound after the search's `signals`: scaled on a clock,
     /// never beyond the hard bound; as is otherwise.
     pub(crate) fn scaled_soft(&self, signals: &TimeSignals) -> Option<Duration> {
@@ -60,7 +81,7 @@ impl TimeBudget {
     }
 
     /// The bounds for `limits`; `None` fields mean unlimited.
-    pub(crate) fn new(limits: &Limits) -> TimeBudget {
+    pub fn new(limits: &Limits) -> TimeBudget {
         let mut soft: Option<Duration> = None;
         let mut hard: Option<Duration> = None;
         if let Some(mt) = limits.movetime {

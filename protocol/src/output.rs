@@ -11,7 +11,7 @@ use std::io::Write;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use board::{Color, Move, PieceKind, Position, Reason, Square};
-use engine::{Bound, Report, Score};
+use engine::{Bound, Report, Score, TimeBudget};
 
 use crate::notation::Notation;
 use crate::options::Dialect;
@@ -296,6 +296,25 @@ pub fn depth_zero_line(dialect: Dialect, eval: i32) -> String {
     }
 }
 
+/// The debug mode's diagnostic text for a search's time bounds (without
+/// the `info string` prefix), or `None` for a search without a time
+/// limit. The bounds count from the `go`, or from `ponderhit` for a ponder
+/// search.
+pub fn budget_text(budget: &TimeBudget) -> Option<String> {
+    let hard = budget.hard()?;
+    let soft = budget.soft().unwrap_or(hard);
+    let scaled = if budget.adaptive() {
+        " (scaled by what the search finds)"
+    } else {
+        ""
+    };
+    Some(format!(
+        "time: no new iteration after {} ms{scaled}; stop at {} ms",
+        soft.as_millis(),
+        hard.as_millis()
+    ))
+}
+
 /// The pieces giving check to the side to move, found square by square
 /// from the piece rules (a slow, independent twin of the move generator's
 /// attack tables; used only by `d`).
@@ -372,6 +391,8 @@ pub fn display(pos: &Position) -> String {
 #[cfg(test)]
 mod tests {
     use std::time::Duration;
+
+    use engine::{Clock, Limits};
 
     use super::*;
 
@@ -548,5 +569,37 @@ mod tests {
             Position::startpos().key()
         );
         assert!(text.ends_with("Checkers: "));
+    }
+
+    #[test]
+    fn budget_text_says_both_bounds_and_whether_they_adapt() {
+        let budget = |limits: Limits| budget_text(&TimeBudget::new(&limits));
+        assert_eq!(budget(Limits::default()), None);
+        let clock = Clock {
+            time: Duration::from_secs(3),
+            moves_to_go: Some(1),
+            overhead: Duration::ZERO,
+            ..Clock::default()
+        };
+        // 3 s less the 40 ms lag margin, 60 % of it for the one move.
+        assert_eq!(
+            budget(Limits {
+                clock: Some(clock),
+                ..Limits::default()
+            })
+            .as_deref(),
+            Some(
+                "time: no new iteration after 1776 ms (scaled by what the search finds); \
+                 stop at 1776 ms"
+            )
+        );
+        let fixed = budget(Limits {
+            movetime: Some(Duration::from_secs(1)),
+            ..Limits::default()
+        });
+        assert_eq!(
+            fixed.as_deref(),
+            Some("time: no new iteration after 985 ms; stop at 985 ms")
+        );
     }
 }

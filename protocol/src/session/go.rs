@@ -100,6 +100,11 @@ impl Session {
             limits = first;
             check
         });
+        if self.options.debug
+            && let Some(line) = output::budget_text(&engine::TimeBudget::new(&limits))
+        {
+            self.diag(&line);
+        }
         let rules_said = Arc::new(Mutex::new(Vec::new()));
         let callback = self.event_callback(Arc::clone(&rules_said));
         let infinite = limits.infinite;
