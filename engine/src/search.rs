@@ -21,9 +21,12 @@
 //! The root is a node like any other, with a few duties of its own, each
 //! a branch on `ply == 0` through hooks in `root`: it is not judged by the
 //! rules or reduced; it searches only the root moves of the current line
-//! (`MultiPV`, `searchmoves`), starting with the line's last best move;
-//! and each move's nodes, score and line are recorded and the move being
-//! searched is reported.
+//! (`MultiPV`, `searchmoves`), in the root list's order (the last pass's,
+//! best first); each move's nodes, score and line are recorded and the
+//! move being searched is reported; its best move gets the bonus without
+//! the malus or killer; and its static evaluation is kept from its
+//! descendants. The last three are what games chose (`root`'s module
+//! doc says how).
 //!
 //! A [`Search`] is one thread's view of one search: it borrows its
 //! thread's [`Worker`] (histories, ply stack, evaluation cache,
@@ -225,11 +228,7 @@ impl<'a, M: Mode> Search<'a, M> {
         };
         let root = ply == 0;
         let pv_node = kind == NodeKind::Pv;
-        let tt_moves = if root {
-            self.root_table_moves(hit.moves())
-        } else {
-            hit.moves()
-        };
+        let tt_moves = hit.moves();
         let excluded = self.stack[ply].excluded;
         // Internal iterative reduction: a node the table knows no move for
         // was not searched before (or not usefully), so its move order is
@@ -263,6 +262,8 @@ impl<'a, M: Mode> Search<'a, M> {
             None
         };
         let mut picker = MovePicker::new(tt_moves, order);
+        // The root's moves come from the root list instead (`root.rs`).
+        let mut root_next = 0;
         loop {
             // Once late-move pruning would prune every quiet move, the
             // picker neither generates nor hands out any more of them.
@@ -275,21 +276,22 @@ impl<'a, M: Mode> Search<'a, M> {
             {
                 picker.skip_quiets();
             }
-            let Some((mv, class, order_score)) = picker.next(&self.pos, self.h) else {
-                break;
-            };
-            if Some(mv) == excluded {
-                continue;
-            }
-            // The root searches only the moves of its current line onward.
-            let root_move = if root {
-                let Some(i) = self.root_index(mv) else {
-                    continue;
+            // A root move has no order score: it comes in the last pass's
+            // order, and is reduced by depth and move number alone.
+            let (mv, class, order_score, root_move) = if root {
+                let Some((i, mv, class)) = self.next_root_move(&mut root_next) else {
+                    break;
                 };
                 self.report_currmove(mv, searched);
-                Some(i)
+                (mv, class, 0, Some(i))
             } else {
-                None
+                let Some((mv, class, order_score)) = picker.next(&self.pos, self.h) else {
+                    break;
+                };
+                if Some(mv) == excluded {
+                    continue;
+                }
+                (mv, class, order_score, None)
             };
             // The table's move, when it looks singular, is tested before
             // it is made: extended if it is, and the node cut at once if
@@ -403,7 +405,16 @@ impl<'a, M: Mode> Search<'a, M> {
             }
         }
         if let Some(bm) = best_move {
-            self.reward_quiet(bm, &quiets_tried, ctx, ply, depth, best >= beta);
+            // The root rewards its best move and teaches nothing else: no
+            // malus for the root moves tried before it and no killer, as
+            // the root with a move loop of its own did (games kept it:
+            // docs/strength.md).
+            let (tried, cut) = if root {
+                (&[][..], false)
+            } else {
+                (&quiets_tried[..], best >= beta)
+            };
+            self.reward_quiet(bm, tried, ctx, ply, depth, cut);
         }
         if searched == 0 {
             if excluded.is_some() {

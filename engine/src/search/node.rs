@@ -63,8 +63,13 @@ impl<M: Mode> Search<'_, M> {
         } else {
             Some(self.evaluate())
         };
-        self.stack[ply].static_eval = static_eval;
-        let improving = self.improving(ply);
+        // The root keeps its evaluation from its descendants, as the root
+        // with a move loop of its own did (games kept it:
+        // docs/strength.md): ply 1 then prunes as after an evasion, and
+        // ply 2 counts as improving.
+        let root = ply == 0;
+        self.stack[ply].static_eval = if root { None } else { static_eval };
+        let improving = root || self.improving(ply);
         if !pv_node
             && !excluding
             && let Some(static_eval) = static_eval

@@ -2,9 +2,18 @@
 //! the iterative-deepening loop with its aspiration windows, when to stop
 //! between iterations, the reports built from the root moves, and the
 //! hooks through which the one node function (the parent module's
-//! `search`) does the root's own duties at ply 0: which moves it may
-//! search and in what order they start, the per-move node counts, the `currmove` reports and the recording of
-//! each root move's score and line.
+//! `search`) does the root's own duties at ply 0: which moves it searches
+//! and in what order ([`Search::next_root_move`]), the per-move node
+//! counts, the `currmove` reports and the recording of each root move's
+//! score and line.
+//!
+//! The root differs from other nodes in three more ways, each decided by
+//! games (`docs/strength.md`, the rows of the search-core issue): it
+//! searches its moves in the root list's order rather than the picker's,
+//! it rewards its best move without a malus or killer, and its static
+//! evaluation is kept from its descendants. The root that had a move loop
+//! of its own did all three; the one node function without them lost
+//! about 2 Elo to it, and restoring them as hooks did not lose.
 
 use std::sync::atomic::Ordering;
 
@@ -12,6 +21,7 @@ use arrayvec::ArrayVec;
 use board::Move;
 
 use super::{Mode, NodeKind, Search, rule};
+use crate::movepick::{MoveClass, MovePicker, QuietOrder};
 use crate::score::{Bound, INFINITE, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY, Score, is_decisive};
 use crate::{Event, Report, SearchResult};
 
@@ -281,35 +291,46 @@ impl<M: Mode> Search<'_, M> {
         }
     }
 
-    /// The root moves in their first order: generation order, with the
-    /// table's move first. Later iterations start each line with its last
-    /// best move ([`Search::root_table_moves`]), and the picker orders the
-    /// rest as at any node.
+    /// The root moves (`moves`, the allowed ones) in their first order:
+    /// the picker's, with no killers or countermove yet. Each pass then
+    /// sorts them by its scores, best first, and the next pass searches
+    /// them in that order.
     fn order_root(&mut self, moves: &[Move]) {
-        let first = self.tt.probe(self.pos.key(), 0).moves()[0];
+        let table = self.tt.probe(self.pos.key(), 0).moves();
+        let mut picker = MovePicker::new(table, QuietOrder::default());
         self.root_moves.clear();
-        self.root_moves
-            .extend(moves.iter().map(|&m| RootMove::new(m)));
-        if let Some(i) = self.root_moves.iter().position(|rm| Some(rm.mv) == first) {
-            self.root_moves[..=i].rotate_right(1);
+        while let Some((mv, _, _)) = picker.next(&self.pos, self.h) {
+            // The picker may hand a table move out twice.
+            if moves.contains(&mv) && !self.root_moves.iter().any(|rm| rm.mv == mv) {
+                self.root_moves.push(RootMove::new(mv));
+            }
+        }
+        // Moves the picker leaves out (none, as `movepick`'s tests check
+        // against full generation) still get searched.
+        for &mv in moves {
+            if !self.root_moves.iter().any(|rm| rm.mv == mv) {
+                self.root_moves.push(RootMove::new(mv));
+            }
         }
     }
 
-    /// The moves the root's picker tries first: the current line's best
-    /// move of the last iteration (the first in the root order), then
-    /// the table's.
-    pub(super) fn root_table_moves(&self, table: [Option<Move>; 2]) -> [Option<Move>; 2] {
-        [Some(self.root_moves[self.pv_idx].mv), table[0]]
-    }
-
-    /// Where `mv` stands among the root moves the current line may
-    /// search (those from `pv_idx` on), if it may.
-    #[inline]
-    pub(super) fn root_index(&self, mv: Move) -> Option<usize> {
-        self.root_moves[self.pv_idx..]
-            .iter()
-            .position(|rm| rm.mv == mv)
-            .map(|i| i + self.pv_idx)
+    /// The root's next move and where it stands in the root list: the
+    /// current line's moves (those from `pv_idx` on) in the list's order,
+    /// `next` counting those handed out. The line's first move is its best
+    /// of the last pass and goes as the table's move; the others go as
+    /// captures or quiet moves, so that quiet ones are reduced when late.
+    pub(super) fn next_root_move(&self, next: &mut usize) -> Option<(usize, Move, MoveClass)> {
+        let i = self.pv_idx + *next;
+        let mv = self.root_moves.get(i)?.mv;
+        *next += 1;
+        let class = if i == self.pv_idx {
+            MoveClass::TableMove
+        } else if self.pos.is_capture(mv) {
+            MoveClass::GoodCapture
+        } else {
+            MoveClass::Quiet
+        };
+        Some((i, mv, class))
     }
 
     /// Tells the caller which root move is searched now, as the
