@@ -35,8 +35,8 @@ const MIN_SCALE: f64 = 0.45;
 const MAX_SCALE: f64 = 2.2;
 
 /// The time bounds of one search. Public so that a front end can show
-/// them (the protocol's debug mode does, for a GUI's `Move Overhead`
-/// setting); the search is their only user.
+/// them (the protocol's debug mode does, for checking a GUI's `Move
+/// Overhead`); only the search acts on them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeBudget {
     /// Do not start another iteration after this.

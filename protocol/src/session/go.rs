@@ -1,9 +1,10 @@
 //! A `go`: the checks that answer without a search (no position, no legal
 //! or allowed move, depth 0), the moves it may play, the book's proposal
 //! and the searches that check it ([`crate::book_check`] decides, this
-//! module starts them), the engine limits (converted by [`crate::limits`])
-//! and the callback that prints the search's `info` lines. The running
-//! search is then a [`SearchJob`].
+//! module starts them), the engine limits (converted by [`crate::limits`];
+//! in debug mode their time bounds are reported) and the callback that
+//! prints the search's `info` lines. The running search is then a
+//! [`SearchJob`].
 
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
