@@ -1450,8 +1450,9 @@ fn extra_without_uci_variant_ranks_stay_0_to_9() {
     assert!(!lines.iter().any(|l| l.contains("variant")), "{lines:?}");
 }
 
-/// Time from `go` to the final line, from the start position without the
-/// book, with `Move Overhead` set to `overhead` ms.
+/// A clock move from the start position without the book, with `Move
+/// Overhead` set to `overhead` ms: the stop bound debug mode reports (ms)
+/// and the time from `go` to the final line.
 fn clock_move_with_overhead(overhead: u64) -> (u64, Duration) {
     let mut e = Engine::uci();
     e.send_all(&[
