@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Keeps the documentation citations true:
-#  1. every `docs/<name>.md` named in the code, tests, CI scripts and
-#     Markdown files exists, and so does the section (§N or §N.M) written
-#     right after it;
-#  2. every relative link in the README and in docs/ points to a file that
-#     exists and, when it names an anchor, to a heading that produces it.
+#  1. every `docs/<name>.md` or `docs/<folder>/<name>.md` named in the
+#     code, tests, CI scripts and Markdown files exists, and so does the
+#     section (§N or §N.M) written right after it;
+#  2. every such page, and README.md and CONTRIBUTING.md, cited with a
+#     section name right after it (a comma or an opening parenthesis, then
+#     the name in double quotes) has a heading that contains that name;
+#  3. every relative link in the README, CONTRIBUTING.md and docs/ (and
+#     its folders) points to a file that exists and, when it names an
+#     anchor, to a heading that produces it.
 # Plain bash, grep and awk, so it runs anywhere the CI does.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -53,11 +57,29 @@ while IFS= read -r hit; do
     section=${BASH_REMATCH[1]}
     has_section "$doc" "$section" || fail "$location: cites $doc §$section, which has no such section"
   fi
-done < <(grep -noE 'docs/[a-z0-9-]+\.md`?( §[0-9]+(\.[0-9]+)*)?' "${files[@]}" 2>/dev/null || true)
+done < <(grep -noE 'docs/([a-z0-9-]+/)*[a-z0-9-]+\.md`?( §[0-9]+(\.[0-9]+)*)?' "${files[@]}" 2>/dev/null || true)
 
-# 2. Relative links in the README and docs/.
+# 2. Citations by section name.
+named=0
+while IFS= read -r hit; do
+  [ -n "$hit" ] || continue
+  location=${hit%%:*}:$(cut -d: -f2 <<<"$hit")
+  citation=${hit#*:*:}
+  doc=$(grep -oE 'docs/([a-z0-9-]+/)*[a-z0-9-]+\.md|README|CONTRIBUTING' <<<"$citation" | head -n1)
+  case $doc in README | CONTRIBUTING) doc=$doc.md ;; esac
+  [ -f "$doc" ] || continue
+  name=${citation#*\"}
+  name=${name%\"}
+  named=$((named + 1))
+  headings "$doc" | sed -E 's/^#+ +//; s/^[0-9]+(\.[0-9]+)*\.? +//' \
+    | grep -qF -- "$name" || fail "$location: cites $doc \"$name\", which has no heading of that name"
+done < <(grep -noE '(docs/([a-z0-9-]+/)*[a-z0-9-]+\.md|(^|[^/A-Za-z_.-])(README|CONTRIBUTING)(\.md)?)`?,? \(?"[^"]+"' \
+  "${files[@]}" 2>/dev/null || true)
+
+# 3. Relative links in the README, CONTRIBUTING.md and docs/.
 links=0
-for md in README.md docs/*.md; do
+mapfile -t pages < <(printf '%s\n' README.md CONTRIBUTING.md; find docs -name '*.md' | sort)
+for md in "${pages[@]}"; do
   [ -f "$md" ] || continue
   dir=$(dirname "$md")
   while IFS= read -r hit; do
@@ -83,4 +105,4 @@ if [ "$failures" -gt 0 ]; then
   echo "check-doc-links: $failures problem(s)" >&2
   exit 1
 fi
-echo "check-doc-links: $checked citations of docs/ and $links relative links resolve"
+echo "check-doc-links: $checked citations of docs/, $named by section name and $links relative links resolve"

@@ -45,7 +45,7 @@ pub fn split_source(arg: &str) -> (&str, Option<u64>) {
 
 /// A run kept only as its counts, from the engine's side, where its PGN
 /// is gone: `W-D-L:LL,L,D,W,WW` (games won, drawn and lost; then pairs
-/// that scored 0, ½, 1, 1½ and 2 points), as `docs/strength.md` records
+/// that scored 0, ½, 1, 1½ and 2 points), as `docs/lab/strength.md` records
 /// every run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Recorded {

@@ -408,7 +408,7 @@ impl<'a, M: Mode> Search<'a, M> {
             // The root rewards its best move and teaches nothing else: no
             // malus for the root moves tried before it and no killer, as
             // the root with a move loop of its own did (games kept it:
-            // docs/strength.md).
+            // docs/lab/strength.md).
             let (tried, cut) = if root {
                 (&[][..], false)
             } else {

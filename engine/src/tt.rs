@@ -82,7 +82,7 @@
 //! # Why two-tier (the evidence)
 //!
 //! The seeds specified this rule; it stays because the measurements did
-//! not find a better one (`docs/measurements.md`, "Transposition
+//! not find a better one (`docs/lab/measurements.md`, "Transposition
 //! table"). In the seeds' own setting (`chariot bench --classic`, no
 //! selective search) the table saves 3.0–4.3× of the nodes at depths
 //! 8–10, always-replace needs 1.6–2.4 times the nodes of the depth-aware

@@ -1,5 +1,5 @@
 /*
- * Latencies through the C library, for docs/measurements.md ("Protocol
+ * Latencies through the C library, for docs/lab/measurements.md ("Protocol
  * latency"): prints figures, asserts nothing. Build and run against the
  * release library:
  *

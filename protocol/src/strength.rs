@@ -16,7 +16,7 @@
 //! The rules stay the engine's: a move that loses by rule while the best
 //! does not is never drawn.
 //!
-//! The steps are small on purpose, and measured (`docs/strength.md`,
+//! The steps are small on purpose, and measured (`docs/lab/strength.md`,
 //! "Strength levels"). A first ladder with budgets growing by half a step
 //! from 300 nodes and a draw at every level (8 centipawns of temperature a
 //! step) spanned about 3,000 Elo, 400–800 between levels four apart: too
@@ -29,7 +29,7 @@
 //! less.
 //!
 //! `UCI_Elo` maps onto the skill by the ladder measured in games
-//! (`docs/strength.md`, "Strength levels"), anchored on ElephantEye 3.31 at
+//! (`docs/lab/strength.md`, "Strength levels"), anchored on ElephantEye 3.31 at
 //! its default strength; see [`ELO_LADDER`].
 
 use engine::Weakening;
@@ -51,7 +51,7 @@ const TEMPERATURE_STEP: i32 = 4;
 const DRAW_BELOW: u8 = 12;
 
 /// `UCI_Elo` by skill, as measured in games with the network
-/// `chariot-4` (`docs/strength.md`, "Strength levels"): ElephantEye 3.31
+/// `chariot-4` (`docs/lab/strength.md`, "Strength levels"): ElephantEye 3.31
 /// at its default strength (5 s + 0.05 s, no book) is 2000 on this scale.
 /// One least-squares fit over the levels' meetings with each other (at
 /// 100,000 nodes a move, 300–11,000 games a meeting) and with ElephantEye

@@ -153,7 +153,7 @@ fn stop_ends_a_many_threaded_search_at_once() {
         e.handle().stop();
         let r = e.wait();
         // A hang or a thread that never polls would take forever; the
-        // latency itself is a measurement (docs/measurements.md, protocol
+        // latency itself is a measurement (docs/lab/measurements.md, protocol
         // latency), not a test. Four threads of a debug build share two
         // cores here with whatever else runs: 1 s was once exceeded under
         // two concurrent matches, so the bound only catches a stuck stop.

@@ -1,6 +1,6 @@
 // Perft driver over ElephantEye's own move generation and move making, for
 // comparing Chariot's make/unmake speed with ElephantEye's on the same tree
-// (issue 32; docs/measurements.md, "Against ElephantEye").
+// (issue 32; docs/lab/measurements.md, "Against ElephantEye").
 //
 // This file is Chariot's. It is compiled against an ElephantEye checkout
 // (github.com/xqbase/eleeye, LGPL-2.1) that lives beside the project, never

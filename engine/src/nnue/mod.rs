@@ -43,7 +43,7 @@ use std::sync::{Arc, OnceLock};
 
 /// The network file compiled into the binary (`docs/nnue.md`; its data,
 /// training command and test are in the lineage table of
-/// `docs/strength.md`). An empty file would build an engine without a
+/// `docs/lab/strength.md`). An empty file would build an engine without a
 /// network, which evaluates by hand.
 static EMBEDDED_FILE: &[u8] = include_bytes!("../../nets/default.nnue");
 

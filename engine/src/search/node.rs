@@ -65,7 +65,7 @@ impl<M: Mode> Search<'_, M> {
         };
         // The root keeps its evaluation from its descendants, as the root
         // with a move loop of its own did (games kept it:
-        // docs/strength.md): ply 1 then prunes as after an evasion, and
+        // docs/lab/strength.md): ply 1 then prunes as after an evasion, and
         // ply 2 counts as improving.
         let root = ply == 0;
         self.stack[ply].static_eval = if root { None } else { static_eval };

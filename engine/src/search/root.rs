@@ -8,7 +8,7 @@
 //! score and line.
 //!
 //! The root differs from other nodes in three more ways, each decided by
-//! games (`docs/strength.md`, the rows of the search-core issue): it
+//! games (`docs/lab/strength.md`, the rows of the search-core issue): it
 //! searches its moves in the root list's order rather than the picker's,
 //! it rewards its best move without a malus or killer, and its static
 //! evaluation is kept from its descendants. The root that had a move loop
