@@ -3,7 +3,8 @@
 # CCPD game records (CC BY 4.0, see NOTICE beside this script). Usage, from
 # the workspace root:
 #   arena/data/make-openings.sh [path/to/ccpd-games.iccs.tsv.xz]
-# The default input is the team's shared copy. The result is deterministic.
+# The default input is the vendored copy in data/games. The result is
+# deterministic.
 #
 # openings.epd is the default suite: 240 well-balanced lines. Games at a
 # fixed node count or depth are deterministic, so a suite of N positions
@@ -13,8 +14,7 @@
 # past the wide suite's 1,520 (arena pool scores the runs together).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-input="${1:-../shared/data/games/ccpd-games.iccs.tsv.xz}"
-[ -f "$input" ] || input=/work/shared/data/games/ccpd-games.iccs.tsv.xz
+input="${1:-data/games/ccpd-games.iccs.tsv.xz}"
 arena=(cargo run --quiet --release -p arena --bin arena --)
 body=$(mktemp)
 trap 'rm -f "$body"' EXIT

@@ -1,19 +1,21 @@
 //! The `BOOK.DAT` reader against ElephantEye's real book, whose known
-//! answers are listed in `docs/book-formats.md`. The file is LGPL test data
-//! outside the repository (`../shared`); without it these tests are listed
-//! as ignored with the reason (see `book/build.rs`), and run with
-//! `--ignored` they fail naming the missing file.
+//! answers are listed in `docs/book-formats.md`. The file is LGPL data that
+//! is not part of this repository: these tests run when
+//! `CHARIOT_ELEEYE_BOOK` names it at build time and are otherwise listed as
+//! ignored with that instruction (see `book/build.rs`); run with `--ignored`
+//! without it they fail saying what is missing.
 
 use board::Position;
 use book::{AnyBook, BookSet, EleeyeBook};
 
-const BOOK_DAT: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/data/eleeye-book/BOOK.DAT"
-);
+/// Where the build found the book (`book/build.rs`).
+const BOOK_DAT: Option<&str> = option_env!("CHARIOT_ELEEYE_BOOK");
 
 fn load() -> Vec<u8> {
-    std::fs::read(BOOK_DAT).unwrap_or_else(|e| panic!("{BOOK_DAT}: {e}"))
+    let Some(path) = BOOK_DAT else {
+        panic!("set CHARIOT_ELEEYE_BOOK to ElephantEye's BOOK.DAT (docs/book-formats.md §1)");
+    };
+    std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
 fn moves(book: &EleeyeBook, pos: &Position) -> Vec<(String, u32)> {
@@ -29,8 +31,8 @@ fn owned(list: &[(&str, u32)]) -> Vec<(String, u32)> {
 
 #[test]
 #[cfg_attr(
-    not(shared_eleeye_book),
-    ignore = "needs ../shared/data/eleeye-book/BOOK.DAT (LGPL test data outside the repository)"
+    not(eleeye_book),
+    ignore = "needs ElephantEye's BOOK.DAT: CHARIOT_ELEEYE_BOOK=/path/to/BOOK.DAT (docs/book-formats.md §1)"
 )]
 fn known_answers_of_the_real_book() {
     let data = load();
@@ -76,8 +78,8 @@ fn known_answers_of_the_real_book() {
 
 #[test]
 #[cfg_attr(
-    not(shared_eleeye_book),
-    ignore = "needs ../shared/data/eleeye-book/BOOK.DAT (LGPL test data outside the repository)"
+    not(eleeye_book),
+    ignore = "needs ElephantEye's BOOK.DAT: CHARIOT_ELEEYE_BOOK=/path/to/BOOK.DAT (docs/book-formats.md §1)"
 )]
 fn every_move_the_real_book_gives_along_its_main_lines_is_legal() {
     let data = load();
@@ -105,8 +107,8 @@ fn every_move_the_real_book_gives_along_its_main_lines_is_legal() {
 
 #[test]
 #[cfg_attr(
-    not(shared_eleeye_book),
-    ignore = "needs ../shared/data/eleeye-book/BOOK.DAT (LGPL test data outside the repository)"
+    not(eleeye_book),
+    ignore = "needs ElephantEye's BOOK.DAT: CHARIOT_ELEEYE_BOOK=/path/to/BOOK.DAT (docs/book-formats.md §1)"
 )]
 fn truncated_book_dat_is_refused() {
     let data = load();

@@ -1,7 +1,7 @@
 //! Whole real games: the PGN reader and the Chinese-notation reader replay
 //! the committed CCPD sample (see `tests/data/NOTICE`) and must agree with
 //! the same games in ICCS, move for move. The full 27,945-game check reads
-//! the dataset outside the repository and is `#[ignore]`d.
+//! the vendored dataset (`data/games`) and is `#[ignore]`d for its minute.
 
 use std::path::Path;
 
@@ -11,7 +11,7 @@ use book::pgn::{self, GameResult};
 
 const SAMPLE_PGN: &str = include_str!("data/ccpd-sample.pgn");
 const SAMPLE_TSV: &str = include_str!("data/ccpd-sample.iccs.tsv");
-const SHARED_GAMES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/games");
+const CCPD_GAMES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/games");
 
 /// Replays every PGN game and compares it with the ICCS list; returns the
 /// number of games that agree and the first disagreement.
@@ -120,9 +120,9 @@ fn xz_text(path: &Path) -> String {
 /// The whole CCPD collection against its ICCS list (about a minute with
 /// `--release`). Run with `cargo test -p book --release -- --ignored`.
 #[test]
-#[ignore = "needs ../shared/data/games/ccpd-games.{pgn,iccs.tsv}.xz (60 MB); run with --ignored"]
+#[ignore = "reads all 27,945 games of data/games (60 MB unpacked); run with --release --ignored"]
 fn all_ccpd_games_agree_with_their_iccs() {
-    let dir = Path::new(SHARED_GAMES);
+    let dir = Path::new(CCPD_GAMES);
     let pgn_text = xz_text(&dir.join("ccpd-games.pgn.xz"));
     let tsv_text = xz_text(&dir.join("ccpd-games.iccs.tsv.xz"));
     let (agree, total, first) = compare(&pgn_text, &tsv_text);
