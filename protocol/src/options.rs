@@ -10,7 +10,7 @@ use crate::strength::{self, Grade, Randomness, StrengthOptions};
 
 mod specs;
 
-use specs::{Id, Kind, SPECS, Spec};
+use specs::{Id, Kind, SPECS, Shown, Spec};
 
 /// The protocol dialect in use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,6 +57,9 @@ pub enum Action {
 pub struct Applied {
     /// Diagnostics to print (clamped value, ignored option …).
     pub diagnostics: Vec<String>,
+    /// The option's name as the GUI wrote it (its UCI or UCCI spelling),
+    /// for the session's own messages about it; empty for an unknown name.
+    pub name: &'static str,
     /// The effect to carry out, if any.
     pub action: Option<Action>,
 }
@@ -64,8 +67,9 @@ pub struct Applied {
 /// The current option values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
-    /// Hash table size in MB (as last requested; the session restores the
-    /// old value when the engine refuses a size).
+    /// Hash table size in MB: as allocated once the session has resized
+    /// the table (a refused size leaves the table's own), or as asked while
+    /// `ttsizekib` holds the table at another size.
     pub hash_mb: usize,
     /// Search threads.
     pub threads: usize,
@@ -163,9 +167,9 @@ fn find(name: &str) -> Option<&'static Spec> {
 pub fn advertise(dialect: Dialect) -> Vec<String> {
     let mut lines = Vec::new();
     for spec in SPECS {
-        match dialect {
-            Dialect::Ucci if spec.uci_only => {}
-            Dialect::Ucci => {
+        match (dialect, spec.shown) {
+            (_, Shown::Hidden) | (Dialect::Ucci, Shown::UciOnly) => {}
+            (Dialect::Ucci, _) => {
                 let tail = match spec.kind {
                     Kind::Check(d) => format!("type check default {d}"),
                     Kind::Spin { default, min, max } => {
@@ -177,7 +181,7 @@ pub fn advertise(dialect: Dialect) -> Vec<String> {
                 };
                 lines.push(format!("option {} {tail}", spec.ucci));
             }
-            Dialect::Uci => {
+            (Dialect::Uci, _) => {
                 let Some(name) = spec.uci else { continue };
                 let tail = match spec.kind {
                     Kind::Check(d) => format!("type check default {d}"),
@@ -226,10 +230,10 @@ impl Options {
         let mut applied = Applied::default();
         // The UCCI shape splits `setoption Clear Hash` into a name and a
         // value; recognise the two-word name in that case too.
-        let (spec, value) = match (find(name), value) {
-            (Some(spec), value) => (spec, value),
+        let (spec, value, sent) = match (find(name), value) {
+            (Some(spec), value) => (spec, value, name.to_string()),
             (None, Some(v)) => match find(&format!("{name} {v}")) {
-                Some(spec) => (spec, None),
+                Some(spec) => (spec, None, format!("{name} {v}")),
                 None => {
                     applied
                         .diagnostics
@@ -244,6 +248,22 @@ impl Options {
                 return applied;
             }
         };
+        // Diagnostics name the option as the GUI did: a UCI GUI that sent
+        // `Skill Level` does not know it as `skilllevel`.
+        // Where the two names differ only in case (`threads`, `Threads`)
+        // the exact spelling decides, then the dialect.
+        let said = match spec.uci {
+            Some(uci) if uci == sent => uci,
+            _ if spec.ucci == sent => spec.ucci,
+            Some(uci)
+                if uci.eq_ignore_ascii_case(&sent)
+                    && (dialect == Dialect::Uci || !spec.ucci.eq_ignore_ascii_case(&sent)) =>
+            {
+                uci
+            }
+            _ => spec.ucci,
+        };
+        applied.name = said;
         let zero_is_default = dialect == Dialect::Ucci || spec.ucci.eq_ignore_ascii_case(name);
         match spec.kind {
             Kind::Button => {
@@ -254,8 +274,7 @@ impl Options {
             Kind::Check(_) => {
                 let Some(on) = value.and_then(read_check) else {
                     applied.diagnostics.push(format!(
-                        "option {}: expected true or false, not '{}'; ignored",
-                        spec.ucci,
+                        "option {said}: expected true or false, not '{}'; ignored",
                         quote(value.unwrap_or_default())
                     ));
                     return applied;
@@ -298,8 +317,7 @@ impl Options {
                 let text = value.unwrap_or_default();
                 let Some(&chosen) = values.iter().find(|v| v.eq_ignore_ascii_case(text)) else {
                     applied.diagnostics.push(format!(
-                        "option {}: '{}' is not one of {}; ignored",
-                        spec.uci.unwrap_or(spec.ucci),
+                        "option {said}: '{}' is not one of {}; ignored",
                         quote(text),
                         values.join(", ")
                     ));
@@ -341,6 +359,7 @@ impl Options {
                     value,
                     (default, min, max),
                     zero_is_default,
+                    said,
                     &mut applied,
                 );
             }
@@ -358,20 +377,19 @@ impl Options {
         value: Option<&str>,
         (default, min, max): (u64, u64, u64),
         zero_is_default: bool,
+        said: &str,
         applied: &mut Applied,
     ) {
         let Some(raw) = value.and_then(read_spin) else {
             applied.diagnostics.push(format!(
-                "option {}: '{}' is not a whole number; ignored",
-                spec.ucci,
+                "option {said}: '{}' is not a whole number; ignored",
                 quote(value.unwrap_or_default())
             ));
             return;
         };
         if spec.id == Id::Threads && !(i128::from(min)..=i128::from(max)).contains(&raw) {
             applied.diagnostics.push(format!(
-                "option {}: {} is outside {min}..{max}; keeping {}",
-                spec.ucci,
+                "option {said}: {} is outside {min}..{max}; keeping {}",
                 quote(value.unwrap_or_default()),
                 self.threads
             ));
@@ -383,8 +401,7 @@ impl Options {
             let clamped = raw.clamp(i128::from(min), i128::from(max));
             if clamped != raw {
                 applied.diagnostics.push(format!(
-                    "option {}: {} is outside {min}..{max}, using {clamped}",
-                    spec.ucci,
+                    "option {said}: {} is outside {min}..{max}, using {clamped}",
                     quote(value.unwrap_or_default())
                 ));
             }
@@ -395,8 +412,8 @@ impl Options {
             Id::Hash if self.tt_size_kib != 0 => {
                 self.hash_mb = n_usize;
                 applied.diagnostics.push(format!(
-                    "option {}: {n} MB kept for later; the table stays at {} KiB while ttsizekib is set",
-                    spec.ucci, self.tt_size_kib
+                    "option {said}: {n} MB kept for later; the table stays at {} KiB while ttsizekib is set",
+                    self.tt_size_kib
                 ));
             }
             Id::Hash => {

@@ -583,8 +583,38 @@ fn extra_impossible_hash_is_refused() {
     let before = e.sync();
     assert_eq!(before.len(), 1, "{before:?}");
     assert!(
-        before[0].starts_with("info string hash size 65536 MB refused"),
+        before[0].starts_with("info string option hashsize: 65536 MB refused")
+            && before[0].ends_with("the table stays at 16 MB"),
         "{before:?}"
+    );
+    e.send("go depth 2");
+    bestmove_of(&mut e, None, &[]);
+}
+
+#[test]
+fn extra_option_messages_name_the_option_as_sent_and_the_real_size() {
+    let mut e = Engine::uci();
+    // 100 MB rounds down to 64; a refused size then keeps those 64, not
+    // the 100 asked before; a UCI name is answered with the UCI name.
+    e.send_all(&[
+        "setoption name Hash value 100",
+        "setoption name Hash value 65536",
+        "setoption name Skill Level value 25",
+    ]);
+    let before = e.sync();
+    assert_eq!(before.len(), 3, "{before:?}");
+    assert_eq!(
+        before[0],
+        "info string option Hash: 100 MB asked, 64 MB allocated (a power of two of buckets)"
+    );
+    assert!(
+        before[1].starts_with("info string option Hash: 65536 MB refused")
+            && before[1].ends_with("the table stays at 64 MB"),
+        "{before:?}"
+    );
+    assert_eq!(
+        before[2],
+        "info string option Skill Level: 25 is outside 0..20, using 20"
     );
     e.send("go depth 2");
     bestmove_of(&mut e, None, &[]);
@@ -599,11 +629,11 @@ fn extra_table_below_a_megabyte_for_experiments() {
     assert_eq!(before.len(), 2, "{before:?}");
     assert_eq!(
         before[0],
-        "info string table size 300 KiB: 256 KiB allocated"
+        "info string option ttsizekib: 300 KiB asked, 256 KiB allocated (a power of two of buckets)"
     );
     assert!(
-        before[1].starts_with("info string table size 67108864 KiB refused")
-            && before[1].ends_with("keeping 256 KiB"),
+        before[1].starts_with("info string option ttsizekib: 67108864 KiB refused")
+            && before[1].ends_with("the table stays at 256 KiB"),
         "{before:?}"
     );
     e.send("go depth 4");
@@ -1302,6 +1332,31 @@ fn extra_book_only_for_clock_limited_searches() {
 }
 
 #[test]
+fn extra_a_weakened_level_plays_the_book() {
+    // A level's node budget must not read as a node-limited `go`: skill 3
+    // and UCI_Elo 1000 ask the book as full strength does.
+    for setup in [
+        &["setoption name Skill Level value 3"][..],
+        &[
+            "setoption name UCI_LimitStrength value true",
+            "setoption name UCI_Elo value 1000",
+        ][..],
+    ] {
+        let mut e = Engine::uci();
+        e.send_all(setup);
+        e.send_all(&["position startpos", "go wtime 60000 btime 60000"]);
+        let (before, line, _) = e.final_line(SEARCH);
+        legal_best(&line, &board::Position::startpos());
+        assert!(
+            before
+                .iter()
+                .any(|l| l.starts_with("info string book move ")),
+            "{setup:?}: {before:?}"
+        );
+    }
+}
+
+#[test]
 fn extra_later_clock_token_overrides_earlier() {
     // `time` and `wtime` both mean Red's clock here; the later one counts,
     // so the engine plans for 50 ms, not ten minutes.
@@ -1674,9 +1729,15 @@ fn extra_bad_thread_counts_keep_the_old_value() {
     ]);
     let before = e.sync();
     assert_eq!(before.len(), 5, "one diagnostic each: {before:?}");
-    for l in &before {
+    // Each names the option as it was sent.
+    for l in &before[..4] {
         assert!(l.starts_with("info string option threads: "), "{l}");
     }
+    assert!(
+        before[4].starts_with("info string option Threads: "),
+        "{}",
+        before[4]
+    );
     assert_eq!(
         before[2],
         "info string option threads: 1025 is outside 1..1024; keeping 2"

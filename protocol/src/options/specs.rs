@@ -54,6 +54,21 @@ pub(super) enum Kind {
     Button,
 }
 
+/// Which handshakes advertise an option; every option is accepted under
+/// either of its names whatever this says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Shown {
+    /// Both handshakes (UCI only where the option has a UCI name).
+    Both,
+    /// The UCI handshake only: options of UCI GUIs that a UCCI GUI would
+    /// not understand.
+    UciOnly,
+    /// Neither: the table experiments, which a player has no use for and
+    /// which would empty the table and switch to the measuring search if a
+    /// GUI set them (`docs/ucci.md` §3, "Hidden options").
+    Hidden,
+}
+
 /// One row of the option table.
 pub(super) struct Spec {
     pub(super) id: Id,
@@ -61,9 +76,8 @@ pub(super) struct Spec {
     /// `None` when UCI does not advertise the option (it is still accepted
     /// under its UCCI name).
     pub(super) uci: Option<&'static str>,
-    /// Advertised in the UCI handshake only: options of UCI GUIs that a
-    /// UCCI GUI would not understand (their UCCI name is still accepted).
-    pub(super) uci_only: bool,
+    /// Which handshakes list the option.
+    pub(super) shown: Shown,
     pub(super) kind: Kind,
 }
 
@@ -73,49 +87,49 @@ pub(super) const SPECS: &[Spec] = &[
         id: Id::UseMillisec,
         ucci: "usemillisec",
         uci: None,
-        uci_only: false,
+        shown: Shown::Both,
         kind: Kind::Check(true),
     },
     Spec {
         id: Id::Batch,
         ucci: "batch",
         uci: None,
-        uci_only: false,
+        shown: Shown::Both,
         kind: Kind::Check(false),
     },
     Spec {
         id: Id::Debug,
         ucci: "debug",
         uci: None,
-        uci_only: false,
+        shown: Shown::Both,
         kind: Kind::Check(false),
     },
     Spec {
         id: Id::Ponder,
         ucci: "ponder",
         uci: Some("Ponder"),
-        uci_only: false,
+        shown: Shown::Both,
         kind: Kind::Check(false),
     },
     Spec {
         id: Id::UseBook,
         ucci: "usebook",
         uci: Some("OwnBook"),
-        uci_only: false,
+        shown: Shown::Both,
         kind: Kind::Check(true),
     },
     Spec {
         id: Id::BookFiles,
         ucci: "bookfiles",
         uci: Some("BookFile"),
-        uci_only: false,
+        shown: Shown::Both,
         kind: Kind::Text(DEFAULT_BOOK),
     },
     Spec {
         id: Id::BookDepth,
         ucci: "bookdepth",
         uci: Some("BookDepth"),
-        uci_only: false,
+        shown: Shown::Both,
         kind: Kind::Spin {
             default: 40,
             min: 0,
@@ -126,7 +140,7 @@ pub(super) const SPECS: &[Spec] = &[
         id: Id::BookVariety,
         ucci: "bookvariety",
         uci: Some("BookVariety"),
-        uci_only: false,
+        shown: Shown::Both,
         kind: Kind::Spin {
             default: 100,
             min: 0,
@@ -137,7 +151,7 @@ pub(super) const SPECS: &[Spec] = &[
         id: Id::Hash,
         ucci: "hashsize",
         uci: Some("Hash"),
-        uci_only: false,
+        shown: Shown::Both,
         kind: Kind::Spin {
             default: engine::DEFAULT_HASH_MB as u64,
             min: 1,
@@ -148,7 +162,7 @@ pub(super) const SPECS: &[Spec] = &[
         id: Id::Threads,
         ucci: "threads",
         uci: Some("Threads"),
-        uci_only: false,
+        shown: Shown::Both,
         kind: Kind::Spin {
             default: 1,
             min: 1,
@@ -159,7 +173,7 @@ pub(super) const SPECS: &[Spec] = &[
         id: Id::MultiPv,
         ucci: "multipv",
         uci: Some("MultiPV"),
-        uci_only: false,
+        shown: Shown::Both,
         kind: Kind::Spin {
             default: 1,
             min: 1,
@@ -170,7 +184,7 @@ pub(super) const SPECS: &[Spec] = &[
         id: Id::MoveOverhead,
         ucci: "moveoverhead",
         uci: Some("Move Overhead"),
-        uci_only: false,
+        shown: Shown::Both,
         kind: Kind::Spin {
             default: 10,
             min: 0,
@@ -181,35 +195,35 @@ pub(super) const SPECS: &[Spec] = &[
         id: Id::ShowWdl,
         ucci: "uci_showwdl",
         uci: Some("UCI_ShowWDL"),
-        uci_only: true,
+        shown: Shown::UciOnly,
         kind: Kind::Check(false),
     },
     Spec {
         id: Id::UciVariant,
         ucci: "uci_variant",
         uci: Some("UCI_Variant"),
-        uci_only: true,
+        shown: Shown::UciOnly,
         kind: Kind::Combo(&[VARIANT]),
     },
     Spec {
         id: Id::EvalFile,
         ucci: "evalfile",
         uci: Some("EvalFile"),
-        uci_only: false,
+        shown: Shown::Both,
         kind: Kind::Text(DEFAULT_NETWORK),
     },
     Spec {
         id: Id::UseNnue,
         ucci: "usennue",
         uci: Some("Use NNUE"),
-        uci_only: false,
+        shown: Shown::Both,
         kind: Kind::Check(true),
     },
     Spec {
         id: Id::SkillLevel,
         ucci: "skilllevel",
         uci: Some("Skill Level"),
-        uci_only: true,
+        shown: Shown::UciOnly,
         kind: Kind::Spin {
             default: strength::MAX_SKILL as u64,
             min: 0,
@@ -220,14 +234,14 @@ pub(super) const SPECS: &[Spec] = &[
         id: Id::LimitStrength,
         ucci: "uci_limitstrength",
         uci: Some("UCI_LimitStrength"),
-        uci_only: true,
+        shown: Shown::UciOnly,
         kind: Kind::Check(false),
     },
     Spec {
         id: Id::UciElo,
         ucci: "uci_elo",
         uci: Some("UCI_Elo"),
-        uci_only: true,
+        shown: Shown::UciOnly,
         kind: Kind::Spin {
             default: strength::MAX_ELO as u64,
             min: strength::MIN_ELO as u64,
@@ -238,35 +252,35 @@ pub(super) const SPECS: &[Spec] = &[
         id: Id::Knowledge,
         ucci: "knowledge",
         uci: None,
-        uci_only: false,
+        shown: Shown::Both,
         kind: Kind::Combo(GRADES_DOWN),
     },
     Spec {
         id: Id::Pruning,
         ucci: "pruning",
         uci: None,
-        uci_only: false,
+        shown: Shown::Both,
         kind: Kind::Combo(GRADES_DOWN),
     },
     Spec {
         id: Id::Randomness,
         ucci: "randomness",
         uci: None,
-        uci_only: false,
+        shown: Shown::Both,
         kind: Kind::Combo(&["none", "tiny", "small", "medium", "large", "huge"]),
     },
     Spec {
         id: Id::Idle,
         ucci: "idle",
         uci: None,
-        uci_only: false,
+        shown: Shown::Both,
         kind: Kind::Combo(&["none", "small", "medium", "large"]),
     },
     Spec {
         id: Id::TtPolicy,
         ucci: "ttpolicy",
         uci: Some("TT Policy"),
-        uci_only: false,
+        shown: Shown::Hidden,
         kind: Kind::Combo(&[
             "two-tier",
             "two-tier-aged",
@@ -280,14 +294,14 @@ pub(super) const SPECS: &[Spec] = &[
         id: Id::TtStoreQs,
         ucci: "ttstoreqs",
         uci: Some("TT Store QS"),
-        uci_only: false,
+        shown: Shown::Hidden,
         kind: Kind::Check(true),
     },
     Spec {
         id: Id::TtSizeKib,
         ucci: "ttsizekib",
         uci: Some("TT Size KiB"),
-        uci_only: false,
+        shown: Shown::Hidden,
         kind: Kind::Spin {
             default: 0,
             min: 0,
@@ -298,7 +312,7 @@ pub(super) const SPECS: &[Spec] = &[
         id: Id::NewGame,
         ucci: "newgame",
         uci: Some("Clear Hash"),
-        uci_only: false,
+        shown: Shown::Both,
         kind: Kind::Button,
     },
 ];

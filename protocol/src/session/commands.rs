@@ -41,7 +41,6 @@ impl Session {
     }
 
     pub(super) fn set_option(&mut self, name: &str, value: Option<&str>) {
-        let old_hash = self.options.hash_mb;
         let old_kib = self.options.tt_size_kib;
         let applied = self.options.set(self.dialect, name, value);
         for d in &applied.diagnostics {
@@ -50,41 +49,54 @@ impl Session {
         match applied.action {
             None => {}
             Some(Action::ResizeHash(mb)) => {
-                if let Some(free) =
-                    available_mb().filter(|&free| mb > free.saturating_add(old_hash))
-                {
-                    self.options.hash_mb = old_hash;
-                    self.diag(&format!("hash size {mb} MB refused (about {free} MB of memory free); keeping {old_hash} MB"));
-                } else if let Err(e) = self.engine.set_hash_mb(mb) {
-                    self.options.hash_mb = old_hash;
+                // Messages report what the table really holds: the size
+                // asked for may have been rounded down, and a refused one
+                // leaves the old table, whatever was asked before it.
+                let name = applied.name;
+                let held = self.engine.hash_mb();
+                if let Some(free) = available_mb().filter(|&free| mb > free.saturating_add(held)) {
+                    self.options.hash_mb = held;
                     self.diag(&format!(
-                        "hash size {mb} MB refused ({e}); keeping {old_hash} MB"
+                        "option {name}: {mb} MB refused (about {free} MB of memory free); the table stays at {held} MB"
                     ));
-                } else if self.engine.hash_mb() != mb {
-                    // The table has a power-of-two number of buckets.
+                } else if let Err(e) = self.engine.set_hash_mb(mb) {
+                    let held = self.engine.hash_mb();
+                    self.options.hash_mb = held;
+                    self.diag(&format!(
+                        "option {name}: {mb} MB refused ({e}); the table stays at {held} MB"
+                    ));
+                } else {
                     let got = self.engine.hash_mb();
-                    self.diag(&format!("hash size {mb} MB: {got} MB allocated"));
+                    self.options.hash_mb = got;
+                    if got != mb {
+                        // The table has a power-of-two number of buckets.
+                        self.diag(&format!(
+                            "option {name}: {mb} MB asked, {got} MB allocated (a power of two of buckets)"
+                        ));
+                    }
                 }
             }
             Some(Action::ResizeHashKib(kib)) => {
-                let held_mb = self.engine.hash_mb();
+                let name = applied.name;
+                let held_kib = self.engine.hash_kib();
                 if let Some(free) =
-                    available_mb().filter(|&free| kib / 1024 > free.saturating_add(held_mb))
+                    available_mb().filter(|&free| kib / 1024 > free.saturating_add(held_kib / 1024))
                 {
                     self.options.tt_size_kib = old_kib;
                     self.diag(&format!(
-                        "table size {kib} KiB refused (about {free} MB of memory free); keeping {} KiB",
-                        self.engine.hash_kib()
+                        "option {name}: {kib} KiB refused (about {free} MB of memory free); the table stays at {held_kib} KiB"
                     ));
                 } else if let Err(e) = self.engine.set_hash_kib(kib) {
                     self.options.tt_size_kib = old_kib;
                     let got = self.engine.hash_kib();
                     self.diag(&format!(
-                        "table size {kib} KiB refused ({e}); keeping {got} KiB"
+                        "option {name}: {kib} KiB refused ({e}); the table stays at {got} KiB"
                     ));
                 } else if self.engine.hash_kib() != kib {
                     let got = self.engine.hash_kib();
-                    self.diag(&format!("table size {kib} KiB: {got} KiB allocated"));
+                    self.diag(&format!(
+                        "option {name}: {kib} KiB asked, {got} KiB allocated (a power of two of buckets)"
+                    ));
                 }
             }
             Some(Action::SetThreads(n)) => {

@@ -94,9 +94,14 @@ impl Session {
         });
         let started = Instant::now();
         let mut limits = limits::limits(go, &pos, &allowed, clock, &self.options);
+        // The book is asked before the level weakens the search: a level
+        // plays the book as full strength does (the GUI turned the book on,
+        // and the ladder was measured without one), whereas its node budget
+        // would otherwise read as a node-limited `go`, which never asks it.
+        let book_move = self.book_move(&pos, &limits, &allowed);
         self.level_seed = self.level_seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
         limits::weaken(&mut limits, self.options.strength.level(), self.level_seed);
-        let check = self.book_move(&pos, &limits, &allowed).map(|mv| {
+        let check = book_move.map(|mv| {
             let (check, first) = BookCheck::new(mv, limits.clone());
             limits = first;
             check
