@@ -22,8 +22,10 @@
 //! # Modules
 //!
 //! Public: [`bench`](mod@bench) (the deterministic signature),
-//! [`datagen`] (self-play and scored games for training) and [`nnue`] (the
-//! network, its data format and features, which the trainer shares).
+//! [`datagen`] (self-play and scored games for training), [`nnue`] (the
+//! network, its data format and features, which the trainer shares) and
+//! [`strength`] (what a strength level means: node budget and
+//! [`Weakening`], for the protocol's options and the Python package).
 //! Private, with what other crates need re-exported by name below:
 //! `limits` (what a search is asked: [`Limits`], [`Clock`]), `report`
 //! (what it answers: [`Event`], [`Report`], [`SearchResult`]), `score`
@@ -45,6 +47,7 @@ mod pool;
 mod report;
 mod score;
 mod search;
+pub mod strength;
 mod time;
 mod tt;
 mod weaken;

@@ -7,7 +7,7 @@
 //! saw; and no move the rules or a mate decide against the mover is drawn
 //! while the best is not so decided.
 //!
-//! The protocol decides the numbers (`protocol/src/strength.rs`); the
+//! `strength.rs` decides the numbers for the protocol's options; the
 //! search only narrows its node budget and widens its lines, and calls
 //! [`choose`] once at the end.
 

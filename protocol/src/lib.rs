@@ -14,7 +14,10 @@ pub mod options;
 pub mod output;
 pub mod reader;
 pub mod session;
-pub mod strength;
+// The strength levels live in the engine crate, beside the `Weakening`
+// they produce, so that in-process users (the Python package) reach them
+// without this crate; `crate::strength` paths keep working.
+pub use engine::strength;
 
 /// The version with its provenance, as `chariot --version` prints it and
 /// the C library's `chariot_version` returns it: the package version, the

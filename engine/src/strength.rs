@@ -32,7 +32,7 @@
 //! (`docs/lab/strength.md`, "Strength levels"), anchored on ElephantEye 3.31 at
 //! its default strength; see [`ELO_LADDER`].
 
-use engine::Weakening;
+use crate::Weakening;
 
 /// The full-strength skill.
 pub const MAX_SKILL: u8 = 20;
@@ -281,7 +281,7 @@ mod tests {
             (4, 48, 136, 7)
         );
         // Even skill 0 never gives up a horse the search sees lost.
-        let horse = engine::PIECE_VALUE[board::PieceKind::Knight.index()];
+        let horse = crate::PIECE_VALUE[board::PieceKind::Knight.index()];
         assert!(w.max_loss < horse, "{} against {horse}", w.max_loss);
     }
 
