@@ -1,0 +1,45 @@
+//! The `chariot` Python package's extension module, `chariot._chariot`
+//! (the package's `__init__.py` re-exports it). It owns the conversion
+//! between Python and the library crates — `board`, `engine`, `book` —
+//! and nothing of the game itself: every rule, count, notation read and
+//! search is theirs. `protocol` is not used (its command-line dependencies
+//! have no place in a Python wheel).
+//!
+//! Modules: `errors` (the exceptions), `board` (`Color`, `Move`, `Board`),
+//! `notation` (writing WXF and Chinese), `rules` (`Outcome`,
+//! `adjudicate`), `perft`, `records` (PGN, EPD, books) and `engine` (the
+//! in-process engine).
+
+// pyo3 hands `#[pyfunction]`/`#[pymethods]` arguments over by value (it
+// extracts them from Python objects), so taking them by reference is not
+// an option there.
+#![allow(clippy::needless_pass_by_value)]
+
+mod board;
+mod engine;
+mod errors;
+mod notation;
+mod perft;
+mod records;
+mod rules;
+
+use pyo3::prelude::*;
+
+/// The extension module.
+#[pymodule]
+#[pyo3(name = "_chariot")]
+fn chariot_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("START_FEN", ::board::START_FEN)?;
+    errors::register(m)?;
+    m.add_class::<board::Color>()?;
+    m.add_class::<board::PyMove>()?;
+    m.add_class::<board::Board>()?;
+    m.add_class::<rules::Outcome>()?;
+    m.add_function(wrap_pyfunction!(rules::adjudicate, m)?)?;
+    m.add_function(wrap_pyfunction!(perft::perft, m)?)?;
+    m.add_function(wrap_pyfunction!(perft::divide, m)?)?;
+    records::register(m)?;
+    engine::register(m)?;
+    Ok(())
+}
