@@ -1308,7 +1308,7 @@ fn progress_bar_on_a_terminal_and_plain_lines_elsewhere() {
         "--games",
         "2",
     ];
-    // Not a terminal: the lines only, as the README's SPRT recipe reads them.
+    // Not a terminal: the lines only, as CONTRIBUTING.md's SPRT recipe reads them.
     let piped = run_arena(&strings(&args), Duration::from_secs(60));
     assert!(!piped.contains("ETA"), "{piped}");
     assert!(piped.contains("\n[2/2] b - a 1/2-1/2 (repetition draw) | a vs b: W 0 D 2 L 0"));

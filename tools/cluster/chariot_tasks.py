@@ -60,7 +60,7 @@ def sha256_of(path: Path) -> str:
 
 def signature(exe: Path) -> str:
     """An engine's behaviour signature: its `--version` line and the node
-    count of its bench (README, "Testing a change with SPRT")."""
+    count of its bench (CONTRIBUTING.md, "Testing a change with SPRT")."""
     version = subprocess.run([exe, "--version"], capture_output=True, text=True, check=True, timeout=60)
     bench = subprocess.run([exe, "bench"], capture_output=True, text=True, check=True, timeout=600)
     nodes = re.search(r"^Nodes searched: *(\d+)", bench.stdout, re.MULTILINE)

@@ -31,7 +31,7 @@ Clusters: `--cluster local:N` (N worker processes on this machine, bound to
 127.0.0.1, TLS with throw-away certificates), `ssh:HOST,HOST,...`
 (`SSHCluster`: the first host runs the scheduler), `slurm:JOBS`
 (`dask-jobqueue`), or `--scheduler ADDRESS` for a running one. See the
-README section "Data and SPRT tests on a cluster".
+docs/tools.md, "Data and SPRT tests on a cluster".
 """
 
 from __future__ import annotations
