@@ -220,7 +220,7 @@ struct Settings {
 /// thread's ``analyse`` raises ``EngineBusyError``.
 ///
 /// ``level`` is the strength level 0–20 of the ``Skill Level`` option
-/// (docs/strength.md: a node budget from 1,000 nodes at 0, and below 12 a
+/// (docs/lab/strength.md: a node budget from 1,000 nodes at 0, and below 12 a
 /// draw among the best four lines); ``elo`` picks the level by the
 /// measured ladder instead.
 #[pyclass(module = "chariot", frozen, subclass)]
