@@ -99,8 +99,14 @@ pub enum EpdErrorKind {
 
 impl fmt::Display for EpdError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: ", self.line)?;
-        match &self.kind {
+        write!(f, "line {}: {}", self.line, self.kind)
+    }
+}
+
+/// What is wrong, without the line number (for `file:line: what`).
+impl fmt::Display for EpdErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
             EpdErrorKind::Fen(e) => write!(f, "bad position: {e}"),
             EpdErrorKind::UnterminatedString => f.write_str("a quoted string is not closed"),
             EpdErrorKind::BadOpcode(op) => write!(f, "'{op}' is not an opcode"),

@@ -119,7 +119,23 @@ pub fn dump(book: &Book) -> (String, DumpStats) {
 /// FEN or number, a move that is not legal in its FEN, or a position and
 /// move that occurred before.
 pub fn import(text: &str) -> Result<Book, BookError> {
+    let (book, errors) = import_each(text);
+    match errors.into_iter().next() {
+        Some(first) => Err(first),
+        None => book,
+    }
+}
+
+/// Reads the text form line by line: the book of the lines that read, and
+/// a [`BookError::Text`] for each line that did not (for tools that name
+/// every bad line and go on, `chariot book import`).
+///
+/// # Errors
+/// The book itself is an error only when the lines that read do not make
+/// a valid book.
+pub fn import_each(text: &str) -> (Result<Book, BookError>, Vec<BookError>) {
     let mut entries = Vec::new();
+    let mut errors = Vec::new();
     let mut seen = HashSet::new();
     for (n, raw) in text.lines().enumerate() {
         let line = raw.trim();
@@ -130,13 +146,15 @@ pub fn import(text: &str) -> Result<Book, BookError> {
             line: n + 1,
             message,
         };
-        let entry = parse_line(line).map_err(err)?;
-        if !seen.insert((entry.key, entry.mv)) {
-            return Err(err(format!("position and move {} already given", entry.mv)));
+        match parse_line(line) {
+            Err(message) => errors.push(err(message)),
+            Ok(entry) if !seen.insert((entry.key, entry.mv)) => {
+                errors.push(err(format!("position and move {} already given", entry.mv)));
+            }
+            Ok(entry) => entries.push(entry),
         }
-        entries.push(entry);
     }
-    Book::from_entries(entries)
+    (Book::from_entries(entries), errors)
 }
 
 fn parse_line(line: &str) -> Result<Entry, String> {

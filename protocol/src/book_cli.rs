@@ -2,7 +2,10 @@
 //! import text back, probe a position (Chariot books and ElephantEye
 //! `BOOK.DAT` alike), and check the Chinese-notation reader against a list
 //! of the same games in ICCS. Files ending in `.xz` are decompressed
-//! in-process by `book::pgn::read_text` (the `liblzma` crate).
+//! in-process by `book::pgn::read_text` (the `liblzma` crate). `build` and
+//! `import` read files of cases: malformed records and exit statuses as
+//! [`crate::cases`] says. Wherever a book file is read, `<builtin>` names
+//! the book compiled into the binary, as in the `bookfiles` option.
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -16,6 +19,8 @@ use book::notation::{self, NotationError};
 use book::pgn::{self, PgnGame, ReplayError};
 use book::{AnyBook, Book, text};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
+
+use crate::cases::{Leniency, Malformed};
 
 /// Arguments of `chariot book`.
 #[derive(clap::Args)]
@@ -41,10 +46,12 @@ enum BookCommand {
         /// Game files.
         #[arg(required = true)]
         games: Vec<PathBuf>,
+        #[command(flatten)]
+        leniency: Leniency,
     },
     /// Print a book as text: FEN, move, weight, wins, draws, losses.
     Dump {
-        /// A Chariot book.
+        /// A Chariot book (`<builtin>`: the book compiled into the binary).
         file: PathBuf,
     },
     /// Read the text form back into a book file.
@@ -54,10 +61,13 @@ enum BookCommand {
         /// The book file to write.
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
+        #[command(flatten)]
+        leniency: Leniency,
     },
     /// List the book moves of a position (the start position if no FEN).
     Probe {
-        /// A Chariot book or an ElephantEye BOOK.DAT.
+        /// A Chariot book or an ElephantEye BOOK.DAT (`<builtin>`: the book
+        /// compiled into the binary).
         file: PathBuf,
         /// The position (all its fields, quoted or not).
         fen: Vec<String>,
@@ -79,6 +89,7 @@ pub fn run(args: &BookArgs) -> ExitCode {
             max_ply,
             min_games,
             games,
+            leniency,
         } => build(
             out,
             BuildOptions {
@@ -86,9 +97,14 @@ pub fn run(args: &BookArgs) -> ExitCode {
                 min_games: *min_games,
             },
             games,
+            Malformed::new("book build", *leniency),
         ),
         BookCommand::Dump { file } => dump(file),
-        BookCommand::Import { text, out } => import(text, out),
+        BookCommand::Import {
+            text,
+            out,
+            leniency,
+        } => import(text, out, Malformed::new("book import", *leniency)),
         BookCommand::Probe { file, fen } => probe(file, fen),
         BookCommand::CheckNotation { pgn, tsv } => check_notation(pgn, tsv),
     };
@@ -245,7 +261,12 @@ fn skip_reason(e: &ReplayError) -> SkipReason {
     }
 }
 
-fn build(out: &Path, options: BuildOptions, files: &[PathBuf]) -> Result<ExitCode> {
+fn build(
+    out: &Path,
+    options: BuildOptions,
+    files: &[PathBuf],
+    mut malformed: Malformed,
+) -> Result<ExitCode> {
     let mut stdout = std::io::stdout().lock();
     let start = Instant::now();
     let mut builder = BookBuilder::new(options);
@@ -256,18 +277,29 @@ fn build(out: &Path, options: BuildOptions, files: &[PathBuf]) -> Result<ExitCod
             .file_name()
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
         if is_tsv(file) {
-            let games: Vec<_> = pgn::parse_tsv(&text).collect();
+            let games: Vec<(usize, &str)> = text
+                .lines()
+                .enumerate()
+                .filter(|(_, l)| !pgn::is_tsv_filler(l))
+                .map(|(n, l)| (n + 1, l))
+                .collect();
             progress.start_file(&label, games.len());
-            for (i, game) in games.iter().enumerate() {
-                match game {
-                    Err(_) => builder.skip(SkipReason::Unreadable),
-                    Ok(game) => {
+            for (i, &(line, record)) in games.iter().enumerate() {
+                match pgn::TsvGame::parse(record) {
+                    None => {
+                        builder.skip(SkipReason::Unreadable);
+                        malformed.report(file, line, SkipReason::Unreadable);
+                    }
+                    Some(game) => {
                         let startpos = Position::startpos();
                         match replay_iccs(&startpos, &game.moves) {
                             Ok(moves) => {
                                 let _ = builder.add_game(&startpos, &moves, game.result);
                             }
-                            Err(reason) => builder.skip(reason),
+                            Err((reason, why)) => {
+                                builder.skip(reason);
+                                malformed.report(file, line, why);
+                            }
                         }
                     }
                 }
@@ -277,41 +309,59 @@ fn build(out: &Path, options: BuildOptions, files: &[PathBuf]) -> Result<ExitCod
             let games = pgn::parse_games(&text);
             progress.start_file(&label, games.len());
             for (i, game) in games.iter().enumerate() {
-                add_pgn_game(&mut builder, game);
+                add_pgn_game(&mut builder, game, file, &mut malformed);
                 progress.update(&label, i + 1, games.len());
             }
         }
     }
     let (book, summary) = builder.finish();
+    if summary.games_read == 0 {
+        return Ok(malformed.nothing_to_check(
+            files.first().map_or(Path::new(""), PathBuf::as_path),
+            "game record",
+        ));
+    }
     let bytes = book.to_bytes();
     std::fs::write(out, &bytes).with_context(|| format!("cannot write {}", out.display()))?;
     writeln!(stdout, "{summary}")?;
     writeln!(
         stdout,
-        "wrote {} ({} bytes) in {} ms",
+        "wrote {} ({} bytes) in {} ms{}",
         out.display(),
         bytes.len(),
-        start.elapsed().as_millis()
+        start.elapsed().as_millis(),
+        malformed.clause()
     )?;
-    Ok(ExitCode::SUCCESS)
+    Ok(malformed.exit(true))
 }
 
-fn add_pgn_game(builder: &mut BookBuilder, game: &PgnGame) {
+/// Counts a PGN game into the book, or names the record that does not
+/// replay (a game without a result or a move is skipped by design, and
+/// only counted).
+fn add_pgn_game(builder: &mut BookBuilder, game: &PgnGame, file: &Path, malformed: &mut Malformed) {
     match game.replay() {
         Ok((start, moves)) => {
             let _ = builder.add_game(&start, &moves, game.result());
         }
-        Err(e) => builder.skip(skip_reason(&e)),
+        Err(e) => {
+            builder.skip(skip_reason(&e));
+            malformed.report(file, game.line, format_args!("game record: {e}"));
+        }
     }
 }
 
-fn replay_iccs(start: &Position, texts: &[String]) -> Result<Vec<Move>, SkipReason> {
+/// Replays a game of an ICCS list: the moves, or why it was skipped with
+/// the ply and move at fault.
+fn replay_iccs(start: &Position, texts: &[String]) -> Result<Vec<Move>, (SkipReason, String)> {
     let mut pos = start.clone();
     let mut moves = Vec::with_capacity(texts.len());
-    for text in texts {
-        let mv = notation::parse_iccs(&pos, text).map_err(|e| match e {
-            NotationError::Illegal => SkipReason::IllegalMove,
-            _ => SkipReason::UnreadableMove,
+    for (ply, text) in texts.iter().enumerate() {
+        let mv = notation::parse_iccs(&pos, text).map_err(|e| {
+            let reason = match e {
+                NotationError::Illegal => SkipReason::IllegalMove,
+                _ => SkipReason::UnreadableMove,
+            };
+            (reason, format!("ply {}: '{text}': {e}", ply + 1))
         })?;
         pos.make_move(mv);
         moves.push(mv);
@@ -319,8 +369,16 @@ fn replay_iccs(start: &Position, texts: &[String]) -> Result<Vec<Move>, SkipReas
     Ok(moves)
 }
 
+/// Opens a book file, or the built-in book for `<builtin>`.
+fn open_any(path: &Path) -> Result<AnyBook> {
+    if path.as_os_str() == book::BUILTIN_SPEC {
+        return Ok(AnyBook::from_bytes(book::BUILTIN_BOOK)?);
+    }
+    Ok(AnyBook::open(path)?)
+}
+
 fn read_book(path: &Path) -> Result<Book> {
-    match AnyBook::open(path)? {
+    match open_any(path)? {
         AnyBook::Chariot(b) => Ok(b),
         AnyBook::Eleeye(_) => bail!(
             "{} is an ElephantEye BOOK.DAT; dump reads Chariot books",
@@ -344,26 +402,37 @@ fn dump(path: &Path) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn import(path: &Path, out: &Path) -> Result<ExitCode> {
+fn import(path: &Path, out: &Path, mut malformed: Malformed) -> Result<ExitCode> {
     let mut stdout = std::io::stdout().lock();
     let text = book::pgn::read_text(path)?;
-    let book = text::import(&text).with_context(|| format!("in {}", path.display()))?;
+    let (book, errors) = text::import_each(&text);
+    for e in &errors {
+        match e {
+            book::BookError::Text { line, message } => malformed.report(path, *line, message),
+            other => malformed.report(path, 0, other),
+        }
+    }
+    let book = book.with_context(|| format!("in {}", path.display()))?;
+    if book.is_empty() {
+        return Ok(malformed.nothing_to_check(path, "book line"));
+    }
     let bytes = book.to_bytes();
     std::fs::write(out, &bytes).with_context(|| format!("cannot write {}", out.display()))?;
     writeln!(
         stdout,
-        "wrote {} ({} records, {} positions, {} bytes)",
+        "wrote {} ({} records, {} positions, {} bytes){}",
         out.display(),
         book.len(),
         book.positions(),
-        bytes.len()
+        bytes.len(),
+        malformed.clause()
     )?;
-    Ok(ExitCode::SUCCESS)
+    Ok(malformed.exit(true))
 }
 
 fn probe(path: &Path, fen: &[String]) -> Result<ExitCode> {
     let mut stdout = std::io::stdout().lock();
-    let book = AnyBook::open(path)?;
+    let book = open_any(path)?;
     let fen = if fen.is_empty() {
         START_FEN.to_string()
     } else {
@@ -450,6 +519,10 @@ fn check_notation(pgn_path: &Path, tsv_path: &Path) -> Result<ExitCode> {
 mod tests {
     use super::*;
 
+    fn strict() -> Malformed {
+        Malformed::new("book", Leniency::default())
+    }
+
     const SAMPLE: &str = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../book/tests/data/ccpd-sample.pgn"
@@ -506,11 +579,11 @@ mod tests {
         };
         let (from_pgn, from_tsv) = (dir.join("pgn.book"), dir.join("tsv.book"));
         assert_eq!(
-            build(&from_pgn, options, &[PathBuf::from(SAMPLE)]).unwrap(),
+            build(&from_pgn, options, &[PathBuf::from(SAMPLE)], strict()).unwrap(),
             ExitCode::SUCCESS
         );
         assert_eq!(
-            build(&from_tsv, options, &[PathBuf::from(SAMPLE_TSV)]).unwrap(),
+            build(&from_tsv, options, &[PathBuf::from(SAMPLE_TSV)], strict()).unwrap(),
             ExitCode::SUCCESS
         );
         let bytes = std::fs::read(&from_pgn).unwrap();
@@ -520,11 +593,22 @@ mod tests {
         let text_path = dir.join("book.txt");
         std::fs::write(&text_path, text::dump(&book).0).unwrap();
         let imported = dir.join("imported.book");
-        assert_eq!(import(&text_path, &imported).unwrap(), ExitCode::SUCCESS);
+        assert_eq!(
+            import(&text_path, &imported, strict()).unwrap(),
+            ExitCode::SUCCESS
+        );
         assert_eq!(std::fs::read(&imported).unwrap(), bytes);
         assert_eq!(probe(&from_pgn, &[]).unwrap(), ExitCode::SUCCESS);
         assert!(probe(&from_pgn, &["not a fen".to_string()]).is_err());
-        assert!(build(&dir.join("x.book"), options, &[dir.join("missing.pgn")]).is_err());
+        assert!(
+            build(
+                &dir.join("x.book"),
+                options,
+                &[dir.join("missing.pgn")],
+                strict()
+            )
+            .is_err()
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -11,7 +11,9 @@
 //! `chariot data add DIR FROM` moves the chunks of another directory (one
 //! datagen run's, played elsewhere: `tools/cluster`) into `DIR`, each
 //! proved against its own manifest entry before it moves. This module is
-//! the manifest's one writer.
+//! the manifest's one writer. `check` reads a file of cases, the chunks:
+//! a chunk that fails is named and the others are still proved, as
+//! [`crate::cases`] says.
 
 use std::fmt::Write as _;
 use std::io::{Read, Write};
@@ -20,6 +22,8 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use engine::nnue::games::{self, Filters, Selector};
+
+use crate::cases::{Leniency, Malformed, USAGE};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -147,6 +151,8 @@ enum DataCommand {
     Check {
         /// The directory (holding MANIFEST.toml).
         dir: PathBuf,
+        #[command(flatten)]
+        leniency: Leniency,
     },
     /// Move the chunks of another data directory (such as one made by
     /// `chariot datagen --manifest`) into DIR and append them to DIR's
@@ -161,23 +167,35 @@ enum DataCommand {
 
 /// Runs `chariot data`.
 pub fn run(args: &DataArgs) -> ExitCode {
-    let (name, done) = match &args.command {
-        DataCommand::Check { dir } => ("check", check(dir).map(|t| t.to_string())),
-        DataCommand::Add { dir, from } => {
-            ("add", add(dir, from).map(|chunks| added_text(dir, &chunks)))
+    match &args.command {
+        DataCommand::Check { dir, leniency } => {
+            let mut malformed = Malformed::new("data check", *leniency);
+            match check(dir, &mut malformed) {
+                Ok(totals) if totals.chunks == 0 && malformed.count() == 0 => {
+                    malformed.nothing_to_check(&dir.join(MANIFEST), "chunk")
+                }
+                Ok(totals) => {
+                    // The work is done: a reader that went away only loses
+                    // the report.
+                    let _ = writeln!(std::io::stdout(), "{totals}{}", malformed.clause());
+                    malformed.exit(true)
+                }
+                Err(e) => {
+                    eprintln!("chariot data check: {e:#}");
+                    ExitCode::from(USAGE)
+                }
+            }
         }
-    };
-    match done {
-        Ok(text) => {
-            // The work is done: a reader that went away only loses the
-            // report.
-            let _ = writeln!(std::io::stdout(), "{text}");
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("chariot data {name}: {e:#}");
-            ExitCode::FAILURE
-        }
+        DataCommand::Add { dir, from } => match add(dir, from) {
+            Ok(chunks) => {
+                let _ = writeln!(std::io::stdout(), "{}", added_text(dir, &chunks));
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("chariot data add: {e:#}");
+                ExitCode::FAILURE
+            }
+        },
     }
 }
 
@@ -233,38 +251,36 @@ impl std::fmt::Display for Totals {
     }
 }
 
-/// Proves `dir` against its manifest (module docs).
+/// Proves `dir` against its manifest (module docs): a chunk that fails
+/// (missing, a checksum or count that differs, a game that does not
+/// replay) is named through `malformed` and left out of the totals, and
+/// the others are still proved.
 ///
 /// # Errors
-/// A missing or unreadable manifest or chunk, a checksum or count that
-/// differs, a game that does not replay.
-pub fn check(dir: &Path) -> Result<Totals> {
+/// A missing or unreadable manifest.
+pub fn check(dir: &Path, malformed: &mut Malformed) -> Result<Totals> {
     let manifest = read_manifest(&dir.join(MANIFEST))?;
-    if manifest.chunk.is_empty() {
-        bail!("{} lists no chunk", dir.join(MANIFEST).display());
-    }
     let mut totals = Totals {
         name: manifest.name.clone(),
         ..Totals::default()
     };
     let mut across = Selector::new(Filters::default());
     for c in &manifest.chunk {
-        let (games, plies, scored) = verify_chunk(dir, c, &mut across)?;
-        totals.chunks += 1;
-        totals.games += games;
-        totals.plies += plies;
-        totals.scored += scored;
-        totals.bytes += c.bytes;
+        match verify_chunk(dir, c, &mut across) {
+            Ok((games, plies, scored)) => {
+                totals.chunks += 1;
+                totals.games += games;
+                totals.plies += plies;
+                totals.scored += scored;
+                totals.bytes += c.bytes;
+            }
+            Err(e) => malformed.report(&dir.join(&c.file), 0, format_args!("{e:#}")),
+        }
     }
     totals.kept = across.kept;
     Ok(totals)
 }
 
-/// Proves one chunk of `dir` against its manifest entry: a plain file name
-/// (no path, so no entry reaches outside its directory), the checksum, and
-/// the counts found by replaying every game. Each position also goes
-/// through `across`, the filters of the whole data set. Returns the games,
-/// plies and searched plies.
 fn verify_chunk(dir: &Path, c: &Chunk, across: &mut Selector) -> Result<(u64, u64, u64)> {
     let plain = Path::new(&c.file)
         .file_name()

@@ -148,13 +148,17 @@ impl DatagenArgs {
 
 /// Runs the subcommand: plays, writes, reports.
 pub fn run(args: &DatagenArgs) -> ExitCode {
-    let done = generate(args).and_then(|summary| {
-        summary.print(&args.out);
-        match &args.manifest {
-            Some(m) => record_chunk(args, &summary, m),
-            None => Ok(()),
-        }
-    });
+    // What would only fail once the games are played is checked first: a
+    // wrong directory must not cost hours of play.
+    let done = check_destination(args)
+        .and_then(|()| generate(args))
+        .and_then(|summary| {
+            summary.print(&args.out);
+            match &args.manifest {
+                Some(m) => record_chunk(args, &summary, m),
+                None => Ok(()),
+            }
+        });
     match done {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -164,26 +168,66 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
     }
 }
 
-/// Appends the run's chunk to the manifest at `manifest`.
-fn record_chunk(args: &DatagenArgs, s: &Summary, manifest: &Path) -> Result<()> {
-    let here = |p: &Path| {
-        p.parent()
-            .map(|d| {
-                if d.as_os_str().is_empty() {
-                    Path::new(".")
-                } else {
-                    d
-                }
-            })
-            .and_then(|d| d.canonicalize().ok())
+/// The directory a file lies in, resolved; `None` when it does not exist.
+fn directory_of(p: &Path) -> Option<PathBuf> {
+    p.parent()
+        .map(|d| {
+            if d.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                d
+            }
+        })
+        .and_then(|d| d.canonicalize().ok())
+}
+
+/// Checks, before any game, what writing the output and recording it in
+/// the manifest will need: the output's directory exists, the manifest
+/// lies beside the output, and a manifest already there reads and does
+/// not name the output's file.
+fn check_destination(args: &DatagenArgs) -> Result<()> {
+    if directory_of(&args.out).is_none() {
+        bail!(
+            "--out {}: the directory {} does not exist (create it first: mkdir -p)",
+            args.out.display(),
+            args.out.parent().unwrap_or(Path::new(".")).display()
+        );
+    }
+    let Some(manifest) = &args.manifest else {
+        return Ok(());
     };
-    if here(&args.out).is_none() || here(&args.out) != here(manifest) {
+    check_same_directory(&args.out, manifest)?;
+    if manifest.exists() {
+        let m = crate::data_cli::read_manifest(manifest)?;
+        let file = args
+            .out
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned());
+        if m.chunk.iter().any(|c| Some(&c.file) == file.as_ref()) {
+            bail!(
+                "--manifest {} already lists {}: choose another --out",
+                manifest.display(),
+                args.out.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+fn check_same_directory(out: &Path, manifest: &Path) -> Result<()> {
+    if directory_of(out).is_none() || directory_of(out) != directory_of(manifest) {
         bail!(
             "--manifest {}: the output {} must lie in the manifest's directory",
             manifest.display(),
-            args.out.display()
+            out.display()
         );
     }
+    Ok(())
+}
+
+/// Appends the run's chunk to the manifest at `manifest`.
+fn record_chunk(args: &DatagenArgs, s: &Summary, manifest: &Path) -> Result<()> {
+    check_same_directory(&args.out, manifest)?;
     let file = args
         .out
         .file_name()

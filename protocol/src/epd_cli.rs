@@ -3,9 +3,11 @@
 //! from which iteration on it did, and sums up.
 //!
 //! Reading the file is `book::epd`'s; this module owns what solving means
-//! ([`Goal`]), the search of each position and the report. Exit status: 0
-//! when every position read is solved, 1 when one is not, 2 for bad
-//! arguments, an unreadable file or a suite without a position to solve.
+//! ([`Goal`]), the search of each position and the report. Malformed lines
+//! and exit statuses follow [`crate::cases`]: 0 when every position is
+//! read and solved, 1 when one is not solved or a line is malformed, 2 for
+//! bad arguments, an unreadable file or a suite without a position to
+//! solve.
 
 use std::io::{ErrorKind, Write};
 use std::path::PathBuf;
@@ -15,6 +17,8 @@ use std::time::{Duration, Instant};
 use board::Move;
 use book::epd::{self, Record};
 use engine::{Engine, Event, Limits, Report, Score, SearchResult};
+
+use crate::cases::{FAILED, Leniency, Malformed, USAGE};
 
 /// Arguments of `chariot epd`.
 #[derive(clap::Args)]
@@ -27,12 +31,14 @@ use engine::{Engine, Event, Limits, Report, Score, SearchResult};
         moves in ICCS (h2e2), WXF (C2=5) or Chinese (炮二平五). Every operation a position \
         has must hold. Each position is searched from a fresh table; a line per position \
         says whether it was solved, the move played, the depth reached and from which \
-        iteration on the move was a solution. Malformed lines are named on stderr and \
-        skipped.",
+        iteration on the move was a solution. A malformed line (or one that asks nothing) \
+        is named on stderr with its line number and skipped, and fails the run unless \
+        --lenient.",
     after_help = "Examples:\n  \
         chariot epd tests/data/positions.epd --depth 8\n  \
         chariot epd engine/data/mistakes.epd --nodes 500000 --threads 2\n\n\
-        Exit status: 0 when every position is solved, 1 when any is not, 2 for bad \
+        Exit status: 0 when every position is read and solved, 1 when any is not solved \
+        or a line is malformed (0 with --lenient if the rest are solved), 2 for bad \
         arguments, an unreadable file or a suite with no position to solve."
 )]
 pub struct EpdArgs {
@@ -62,6 +68,8 @@ pub struct EpdArgs {
     /// `two-tier` runs the measuring build of the search.
     #[arg(long, value_name = "POLICY", value_parser = parse_policy)]
     tt: Option<engine::TtPolicy>,
+    #[command(flatten)]
+    leniency: Leniency,
 }
 
 fn parse_policy(text: &str) -> Result<engine::TtPolicy, String> {
@@ -70,11 +78,6 @@ fn parse_policy(text: &str) -> Result<engine::TtPolicy, String> {
 
 /// The thinking time when no limit is given.
 const DEFAULT_MOVETIME: Duration = Duration::from_secs(1);
-
-/// Exit status when a position is not solved.
-const FAILED: u8 = 1;
-/// Exit status for bad arguments, an unreadable file or an empty suite.
-const USAGE: u8 = 2;
 
 /// What a position asks of the move played (`docs/rules.md` §9): every
 /// operation it has must hold.
@@ -182,27 +185,18 @@ pub fn run(args: &EpdArgs) -> ExitCode {
     };
     let text = String::from_utf8_lossy(&data);
     let mut cases = Vec::new();
-    let mut skipped = 0usize;
+    let mut malformed = Malformed::new("epd", args.leniency);
     for entry in epd::parse(&text) {
         match entry {
             Ok(record) => match Goal::of(&record) {
                 Some(goal) => cases.push((record, goal)),
-                None => {
-                    skipped += 1;
-                    eprintln!(
-                        "chariot epd: {name}: line {}: no bm, am or dm operation; skipped",
-                        record.line
-                    );
-                }
+                None => malformed.report(&args.suite, record.line, "no bm, am or dm operation"),
             },
-            Err(e) => {
-                skipped += 1;
-                eprintln!("chariot epd: {name}: {e}; skipped");
-            }
+            Err(e) => malformed.report(&args.suite, e.line, &e.kind),
         }
     }
     if cases.is_empty() {
-        return usage(&format!("{name} has no position to solve"));
+        return malformed.nothing_to_check(&args.suite, "position to solve");
     }
     let mut engine = Engine::new();
     if let Err(e) = engine
@@ -218,9 +212,8 @@ pub fn run(args: &EpdArgs) -> ExitCode {
         return usage(&e.to_string());
     }
     let limits = limits(args);
-    match solve_all(&mut engine, &cases, &limits, skipped) {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::from(FAILED),
+    match solve_all(&mut engine, &cases, &limits, &malformed) {
+        Ok(all_solved) => malformed.exit(all_solved),
         Err(e) if e.kind() == ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("chariot epd: cannot write the output: {e}");
@@ -254,7 +247,7 @@ fn solve_all(
     engine: &mut Engine,
     cases: &[(Record, Goal)],
     limits: &Limits,
-    skipped: usize,
+    malformed: &Malformed,
 ) -> std::io::Result<bool> {
     let mut out = std::io::stdout().lock();
     let started = Instant::now();
@@ -273,10 +266,7 @@ fn solve_all(
         cases.len(),
         started.elapsed().as_secs_f64()
     )?;
-    if skipped > 0 {
-        write!(out, "; {skipped} malformed line(s) skipped")?;
-    }
-    writeln!(out)?;
+    writeln!(out, "{}", malformed.clause())?;
     out.flush()?;
     Ok(solved == cases.len())
 }

@@ -9,6 +9,7 @@
 
 mod bench_cli;
 mod book_cli;
+mod cases;
 mod data_cli;
 mod datagen_cli;
 mod epd_cli;

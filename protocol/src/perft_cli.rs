@@ -1,5 +1,6 @@
 //! `chariot perft`: divide output for one position, or a whole EPD suite
-//! checked against its stored counts.
+//! checked against its stored counts (malformed lines and exit statuses
+//! as [`crate::cases`] says).
 
 use std::io::{ErrorKind, Write};
 use std::path::PathBuf;
@@ -8,13 +9,17 @@ use std::time::Instant;
 
 use board::{Position, START_FEN};
 
+use crate::cases::{Leniency, Malformed, USAGE};
+
 /// Arguments of `chariot perft`.
 #[derive(clap::Args)]
+#[command(override_usage = "chariot perft <DEPTH> [FEN]...\n       \
+                            chariot perft --epd <FILE> [DEPTH] [--max-nodes <N>] [--lenient]")]
 pub struct PerftArgs {
     /// Depth in plies (with --epd: the deepest depth to check; default all).
     // Negative numbers are values here, so that `perft -1` gets the same
     // depth message as `perft 99` instead of clap's "unexpected argument".
-    #[arg(allow_negative_numbers = true)]
+    #[arg(allow_negative_numbers = true, required_unless_present = "epd")]
     depth: Option<String>,
     /// The position (all its fields, quoted or not); the start position if absent.
     fen: Vec<String>,
@@ -24,10 +29,9 @@ pub struct PerftArgs {
     /// With --epd: skip expected counts above this many leaves.
     #[arg(long, value_name = "N")]
     max_nodes: Option<u64>,
+    #[command(flatten)]
+    leniency: Leniency,
 }
-
-/// Exit status for bad arguments.
-const USAGE: u8 = 2;
 
 /// `println!` that does not panic: a closed pipe (`chariot perft 5 | head`)
 /// ends the program quietly, like other command-line tools; any other
@@ -69,7 +73,13 @@ pub fn run(args: &PerftArgs) -> ExitCode {
             Ok(d) => d.unwrap_or(u32::MAX),
             Err(e) => return usage(&e),
         };
-        return run_epd(file, max_depth, args.max_nodes.unwrap_or(u64::MAX));
+        let malformed = Malformed::new("perft", args.leniency);
+        return run_epd(
+            file,
+            max_depth,
+            args.max_nodes.unwrap_or(u64::MAX),
+            malformed,
+        );
     }
     let Some(depth) = args.depth.as_deref() else {
         return usage(
@@ -90,9 +100,8 @@ pub fn run(args: &PerftArgs) -> ExitCode {
         Err(e) => return usage(&format!("invalid FEN: {e}")),
     };
     let start = Instant::now();
-    let mut divide = pos.divide(depth);
+    let divide = pos.divide(depth);
     let elapsed = start.elapsed();
-    divide.sort_by_key(|(m, _)| m.to_string());
     let total: u64 = if depth == 0 {
         1
     } else {
@@ -124,13 +133,13 @@ fn usage(message: &str) -> ExitCode {
     ExitCode::from(USAGE)
 }
 
-fn run_epd(file: &PathBuf, max_depth: u32, max_nodes: u64) -> ExitCode {
+fn run_epd(file: &PathBuf, max_depth: u32, max_nodes: u64, mut malformed: Malformed) -> ExitCode {
     let text = match std::fs::read_to_string(file) {
         Ok(t) => t,
         Err(e) => return usage(&format!("cannot read {}: {e}", file.display())),
     };
     let start = Instant::now();
-    let (mut checked, mut failed, mut total) = (0u64, 0u64, 0u64);
+    let (mut lines, mut checked, mut failed, mut total) = (0u64, 0u64, 0u64, 0u64);
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
@@ -138,33 +147,44 @@ fn run_epd(file: &PathBuf, max_depth: u32, max_nodes: u64) -> ExitCode {
         }
         let mut parts = line.split(';');
         let fen = parts.next().unwrap_or("").trim();
-        // A bad line fails the suite but does not hide the others.
         let mut pos = match Position::from_fen(fen) {
             Ok(p) => p,
             Err(e) => {
-                failed += 1;
-                say!("INVALID line {}: {e}: {fen}", n + 1);
+                malformed.report(file, n + 1, format_args!("invalid FEN: {e}: {fen}"));
                 continue;
             }
         };
-        for part in parts {
-            let Some((d, count)) = part.trim().split_once(' ') else {
-                return usage(&format!(
-                    "{}:{}: expected ';Dn count', got '{part}'",
-                    file.display(),
-                    n + 1
-                ));
-            };
-            let (Some(depth), Ok(expected)) = (
-                d.strip_prefix('D').and_then(|d| d.parse::<u32>().ok()),
-                count.trim().parse::<u64>(),
-            ) else {
-                return usage(&format!(
-                    "{}:{}: expected ';Dn count', got '{part}'",
-                    file.display(),
-                    n + 1
-                ));
-            };
+        // The whole line is read before any count, so that a malformed
+        // count skips the line rather than half of it.
+        let counts: Result<Vec<(u32, u64)>, &str> = parts
+            .map(|part| {
+                let (d, count) = part.trim().split_once(' ').ok_or(part)?;
+                match (
+                    d.strip_prefix('D').and_then(|d| d.parse::<u32>().ok()),
+                    count.trim().parse::<u64>(),
+                ) {
+                    (Some(depth), Ok(expected)) => Ok((depth, expected)),
+                    _ => Err(part),
+                }
+            })
+            .collect();
+        let counts = match counts {
+            Ok(c) if !c.is_empty() => c,
+            Ok(_) => {
+                malformed.report(file, n + 1, "no ';Dn count' after the FEN");
+                continue;
+            }
+            Err(part) => {
+                malformed.report(
+                    file,
+                    n + 1,
+                    format_args!("expected ';Dn count', got '{}'", part.trim()),
+                );
+                continue;
+            }
+        };
+        lines += 1;
+        for (depth, expected) in counts {
             if depth > max_depth || expected > max_nodes {
                 continue;
             }
@@ -177,21 +197,19 @@ fn run_epd(file: &PathBuf, max_depth: u32, max_nodes: u64) -> ExitCode {
                     "MISMATCH line {} depth {depth}: expected {expected}, got {got}: {fen}",
                     n + 1
                 );
-                let mut divide = pos.divide(depth);
-                divide.sort_by_key(|(m, _)| m.to_string());
-                for (m, c) in divide {
+                for (m, c) in pos.divide(depth) {
                     say!("  {m}: {c}");
                 }
             }
         }
     }
-    say!(
-        "{checked} counts checked, {failed} mismatches or invalid lines, {total} leaves in {} ms",
-        start.elapsed().as_millis()
-    );
-    if failed > 0 {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
+    if lines == 0 {
+        return malformed.nothing_to_check(file, "position with perft counts");
     }
+    say!(
+        "{checked} counts checked on {lines} positions, {failed} mismatches, {total} leaves in {} ms{}",
+        start.elapsed().as_millis(),
+        malformed.clause()
+    );
+    malformed.exit(failed == 0)
 }

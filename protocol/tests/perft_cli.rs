@@ -85,7 +85,7 @@ fn epd_suite_passes_and_mismatch_fails() {
     std::fs::write(&bad, "3k5/9/9/9/9/9/9/3n5/R8/4K4 w - - 0 1 ;D1 4 ;D2 23\n").unwrap();
     let ok = chariot(&["perft", "--epd", good.to_str().unwrap()]);
     assert!(ok.status.success());
-    assert!(stdout(&ok).starts_with("2 counts checked, 0 mismatches"));
+    assert!(stdout(&ok).starts_with("2 counts checked on 1 positions, 0 mismatches"));
     let fail = chariot(&["perft", "--epd", bad.to_str().unwrap()]);
     assert_eq!(fail.status.code(), Some(1));
     let text = stdout(&fail);
@@ -94,20 +94,45 @@ fn epd_suite_passes_and_mismatch_fails() {
         "{text}"
     );
     assert!(text.contains("  a1d1: "), "divide printed: {text}");
-    // An unreadable line fails the suite but the others are still checked.
+    // A malformed line is named with its file and line on stderr and fails
+    // the suite, but the others are still checked; --lenient only names it.
     let mixed = dir.join("mixed.epd");
     std::fs::write(
         &mixed,
-        "rnbakabnr/9 w ;D1 44\n3k5/9/9/9/9/9/9/3n5/R8/4K4 w - - 0 1 ;D1 4\n",
+        "rnbakabnr/9 w ;D1 44\n3k5/9/9/9/9/9/9/3n5/R8/4K4 w - - 0 1 ;D1 4\n\
+         3k5/9/9/9/9/9/9/3n5/R8/4K4 w - - 0 1 ;D1 four\n",
     )
     .unwrap();
-    let out = chariot(&["perft", "--epd", mixed.to_str().unwrap()]);
+    let mixed_name = mixed.to_str().unwrap();
+    let out = chariot(&["perft", "--epd", mixed_name]);
     assert_eq!(out.status.code(), Some(1));
     let text = stdout(&out);
-    assert!(text.contains("INVALID line 1: "), "{text}");
+    let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        text.contains("1 counts checked, 1 mismatches or invalid lines"),
+        err.contains(&format!("chariot perft: {mixed_name}:1: invalid FEN: ")),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "chariot perft: {mixed_name}:3: expected ';Dn count', got 'D1 four'; skipped"
+        )),
+        "{err}"
+    );
+    assert!(
+        text.contains("1 counts checked on 1 positions, 0 mismatches")
+            && text.contains("; 2 malformed lines skipped"),
         "{text}"
+    );
+    let out = chariot(&["perft", "--epd", mixed_name, "--lenient"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    // Nothing to check is an error of its own.
+    let empty = dir.join("empty.epd");
+    std::fs::write(&empty, "# no positions\n\n").unwrap();
+    let out = chariot(&["perft", "--epd", empty.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("has no position with perft counts"),
+        "{out:?}"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -344,7 +344,9 @@ impl Position {
         total
     }
 
-    /// Perft split by root move, in generation order.
+    /// Perft split by root move, the moves in ICCS order (`a0a1` first):
+    /// one order for every front end (`go perft`, `chariot perft`, the
+    /// bindings), whatever order the generator finds them in.
     pub fn divide(&mut self, depth: u32) -> Vec<(Move, u64)> {
         self.divide_until(depth, &|| false).unwrap_or_default()
     }
@@ -365,6 +367,7 @@ impl Position {
             self.unmake_move();
             out.push((m, n?));
         }
+        out.sort_by_cached_key(|(m, _)| m.to_string());
         Some(out)
     }
 }

@@ -1,5 +1,11 @@
 use super::*;
+use crate::cases::{Leniency, Malformed};
 use engine::nnue::games::{Filters, Selector};
+
+/// A `data check` run that fails on a bad chunk.
+fn strict() -> Malformed {
+    Malformed::new("data check", Leniency::default())
+}
 
 fn args(out: PathBuf) -> DatagenArgs {
     DatagenArgs {
@@ -180,7 +186,9 @@ fn manifests_prove_their_chunks() {
         let s = generate(&a).expect("datagen");
         record_chunk(&a, &s, &manifest).expect("recorded");
     }
-    let totals = crate::data_cli::check(&dir).expect("checks");
+    let mut malformed = strict();
+    let totals = crate::data_cli::check(&dir, &mut malformed).expect("checks");
+    assert_eq!(malformed.count(), 0);
     assert_eq!((totals.chunks, totals.games), (2, 6));
     assert!(totals.kept > 0 && totals.kept <= totals.scored);
     let c0 = dir.join("c0.games.xz");
@@ -188,8 +196,16 @@ fn manifests_prove_their_chunks() {
     let last = bytes.len() - 1;
     bytes[last] ^= 1;
     std::fs::write(&c0, bytes).expect("write");
-    let err = crate::data_cli::check(&dir).expect_err("damaged");
-    assert!(format!("{err:#}").contains("SHA-256"), "{err:#}");
+    // The damaged chunk is named and left out; the other is still proved.
+    let mut malformed = strict();
+    let totals = crate::data_cli::check(&dir, &mut malformed).expect("a manifest");
+    assert_eq!(totals.chunks, 1);
+    assert_eq!(malformed.count(), 1);
+    let said = &malformed.reported()[0];
+    assert!(
+        said.contains("c0.games.xz: ") && said.contains("SHA-256"),
+        "{said}"
+    );
     let mut elsewhere = args(temp("elsewhere.games"));
     elsewhere.games = Some(1);
     elsewhere.positions = None;
@@ -250,7 +266,9 @@ fn chunks_move_between_directories_once() {
     let second_again = run(1);
     assert_eq!(second_again[0].sha256, second[0].sha256);
     crate::data_cli::add(&merged, &shard).expect("added");
-    let totals = crate::data_cli::check(&merged).expect("checks");
+    let mut malformed = strict();
+    let totals = crate::data_cli::check(&merged, &mut malformed).expect("checks");
+    assert_eq!(malformed.count(), 0);
     assert_eq!((totals.chunks, totals.games), (2, 4));
     let listed = crate::data_cli::read_manifest(&merged.join(crate::data_cli::MANIFEST))
         .expect("manifest")
@@ -328,4 +346,35 @@ fn a_run_out_of_starts_ends() {
     assert_eq!(games.len(), 1);
     assert!(summary.exhausted);
     assert_eq!(summary.repeated, EXHAUSTED_AFTER);
+}
+
+#[test]
+fn a_wrong_destination_is_refused_before_any_game() {
+    let missing = args(temp("no-such-dir").join("sp-0.games.xz"));
+    let err = check_destination(&missing).expect_err("no directory");
+    assert!(format!("{err:#}").contains("mkdir -p"), "{err:#}");
+    let dir = temp("dest");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("elsewhere")).expect("dirs");
+    let mut a = args(dir.join("sp-0.games.xz"));
+    assert!(check_destination(&a).is_ok(), "no manifest asked");
+    a.manifest = Some(dir.join("elsewhere/MANIFEST.toml"));
+    let err = check_destination(&a).expect_err("manifest elsewhere");
+    assert!(format!("{err:#}").contains("must lie in the manifest's directory"));
+    a.manifest = Some(dir.join("MANIFEST.toml"));
+    assert!(
+        check_destination(&a).is_ok(),
+        "a new manifest beside the output"
+    );
+    std::fs::write(
+        dir.join("MANIFEST.toml"),
+        "name = \"dest\"\nformat = \"chariot games v1\"\n\n[[chunk]]\n\
+         file = \"sp-0.games.xz\"\nsha256 = \"00\"\nbytes = 1\n\
+         command = \"chariot datagen\"\nengine = \"chariot\"\neval = \"hand\"\n\
+         seed = 1\ngames = 1\nplies = 1\nscored = 1\nkept = 1\nseconds = 1.0\n",
+    )
+    .expect("manifest");
+    let err = check_destination(&a).expect_err("already listed");
+    assert!(format!("{err:#}").contains("already lists"), "{err:#}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
