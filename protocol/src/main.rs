@@ -31,7 +31,11 @@ use clap::{Parser, Subcommand};
         With no command, chariot starts the engine: it reads UCCI or UCI commands on \
         stdin (a GUI sends `ucci` or `uci` first) and answers on stdout. The commands \
         below are command-line tools that run once and exit.",
-    after_help = "With no command, chariot starts the UCCI/UCI engine on stdin and stdout."
+    after_help = "With no command, chariot starts the UCCI/UCI engine on stdin and stdout.\n\n\
+        Credits: the built-in opening book and part of the network's training games derive \
+        from the Chinese Chess Practical Dataset \
+        (CCPD) by Yu-Han Tseng and Bo-Nian Chen, CC BY 4.0, converted and filtered \
+        (book/data/NOTICE). Chariot's code is MIT or Apache-2.0."
 )]
 struct Cli {
     #[command(subcommand)]
