@@ -51,7 +51,11 @@ impl Game {
         Ok(Game {
             start,
             moves,
-            tags: g.tags.clone(),
+            tags: g
+                .tags
+                .iter()
+                .map(|(k, v)| (k.clone(), unescape(v)))
+                .collect(),
             line: g.line,
             movetext_result: g.movetext_result.map(|r| r.to_string()),
         })
@@ -139,6 +143,26 @@ impl Game {
         out.push('\n');
         out
     }
+}
+
+/// A tag value as written (`\\` and `\"` escaped, as PGN writers
+/// do) back to its text; `book::pgn` keeps values as written.
+fn unescape(v: &str) -> String {
+    if !v.contains('\\') {
+        return v.to_string();
+    }
+    let mut out = String::with_capacity(v.len());
+    let mut chars = v.chars();
+    while let Some(c) = chars.next() {
+        match (c, chars.clone().next()) {
+            ('\\', Some(n @ ('\\' | '"'))) => {
+                out.push(n);
+                chars.next();
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// A notation name as a writer style (`None`: ICCS).
