@@ -16,8 +16,10 @@
 //!   kept for the run, merged in a fixed order, and Adam on only the
 //!   first-layer rows a batch touches, exactly as dense Adam would move
 //!   them — and its dense slow twin.
-//! - [`trainer`]: the loss, the learning-rate schedule, the validation
-//!   split by whole games, the shuffle, and the per-epoch reports.
+//! - [`loss`]: what is learned — a run's settings, the target that blends
+//!   the game's result with the search's score, and the loss.
+//! - [`trainer`]: the learning-rate schedule, the validation split by
+//!   whole games, the shuffle, and the per-epoch reports.
 //!
 //! The architectures and the quantisation are the engine's
 //! (`engine::nnue::features::Arch`, `engine::nnue::network`): the trainer
@@ -29,10 +31,12 @@
 
 pub mod dataset;
 pub mod kernels;
+pub mod loss;
 pub mod model;
 pub mod optim;
 pub mod trainer;
 
 pub use dataset::{Dataset, Entry, MirrorRows, Sample};
+pub use loss::Config;
 pub use model::FloatNetwork;
-pub use trainer::{Config, EpochReport, train};
+pub use trainer::{EpochReport, train};

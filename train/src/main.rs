@@ -135,7 +135,7 @@ fn hand_written_loss(files: &[PathBuf], cfg: &Config) -> Result<f64> {
                     #[allow(clippy::cast_precision_loss)]
                     let cp = engine::evaluate(pos) as f32;
                     let result = game.result.for_side(pos.side_to_move());
-                    sum += f64::from(train::trainer::loss_of_cp(cp, score, result, cfg));
+                    sum += f64::from(train::loss::loss_of_cp(cp, score, result, cfg));
                     n += 1;
                 }
             })

@@ -35,8 +35,8 @@ use rayon::prelude::*;
 
 use crate::dataset::{Dataset, Entry, MirrorRows};
 use crate::kernels::{self, BETA1, BETA2, Backend, Row};
+use crate::loss::{Config, out_scale, target};
 use crate::model::{FloatNetwork, Pass, WEIGHT_LIMIT, sigmoid};
-use crate::trainer::{Config, out_scale, target};
 
 mod dense;
 pub use dense::Dense;

@@ -1,12 +1,7 @@
-//! The training run: the loss, the validation split, the shuffle, the
-//! learning-rate schedule, the epochs and their reports. The steps
-//! themselves (gradients on the worker threads, Adam) are
-//! [`crate::optim`]'s.
-//!
-//! Loss, per position: `(sigmoid(y × SCALE / k) − t)²` where `y` is the
-//! network's output, `k` is [`Config::eval_scale`] (centipawns per unit of
-//! the logistic), and the target blends the game result with the search
-//! score: `t = λ × (result + 1) / 2 + (1 − λ) × sigmoid(score / k)`.
+//! The training run: the validation split, the shuffle, the learning-rate
+//! schedule, the epochs and their reports. What is learned (the settings,
+//! the target, the loss) is [`crate::loss`]'s; the steps themselves
+//! (gradients on the worker threads, Adam) are [`crate::optim`]'s.
 //!
 //! Validation: a game goes to the validation set when a hash of its
 //! number in the data set (the sample's group, [`Dataset::group`]) and the
@@ -30,64 +25,13 @@
 
 use std::time::Instant;
 
-use engine::nnue::network::SCALE;
 use rand_core::RngCore;
 use rand_pcg::Pcg64Mcg;
 
 use crate::dataset::{Dataset, Entry};
-use crate::kernels::Backend;
-use crate::model::{FloatNetwork, sigmoid};
+use crate::loss::Config;
+use crate::model::FloatNetwork;
 use crate::optim::{Sparse, loss_sum};
-
-/// Training settings; [`Config::default`] gives the documented defaults.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Config {
-    /// Passes over the training set.
-    pub epochs: usize,
-    /// Positions per optimiser step.
-    pub batch_size: usize,
-    /// Initial learning rate (Adam).
-    pub lr: f32,
-    /// Multiply the learning rate by [`Config::lr_gamma`] every this many
-    /// epochs.
-    pub lr_step: usize,
-    /// The learning-rate factor at each step of the schedule.
-    pub lr_gamma: f32,
-    /// Weight of the game result in the target (0: score only, 1: result
-    /// only).
-    pub lambda: f32,
-    /// Centipawns per unit of the logistic in the loss.
-    pub eval_scale: f32,
-    /// Fraction of the positions held out for validation.
-    pub validation: f32,
-    /// Seed of the initial weights and the shuffle.
-    pub seed: u64,
-    /// Worker threads (gradients, updates, losses).
-    pub threads: usize,
-    /// Train each position as itself and as its left-right mirror.
-    pub mirror: bool,
-    /// The kernels' backend (every backend gives the same network).
-    pub backend: Backend,
-}
-
-impl Default for Config {
-    fn default() -> Config {
-        Config {
-            epochs: 10,
-            batch_size: 16384,
-            lr: 0.001,
-            lr_step: 4,
-            lr_gamma: 0.3,
-            lambda: 0.3,
-            eval_scale: 400.0,
-            validation: 0.05,
-            seed: 1,
-            threads: 1,
-            mirror: false,
-            backend: Backend::detect(),
-        }
-    }
-}
 
 /// What one epoch did.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -104,26 +48,6 @@ pub struct EpochReport {
     /// Samples (positions and, with [`Config::mirror`], their mirrors) per
     /// second of this epoch: forward, backward and update.
     pub positions_per_second: f32,
-}
-
-/// The training target of a sample (see the module documentation).
-pub fn target(score: i16, result: i8, cfg: &Config) -> f32 {
-    let wdl = (f32::from(result) + 1.0) / 2.0;
-    cfg.lambda * wdl + (1.0 - cfg.lambda) * sigmoid(f32::from(score) / cfg.eval_scale)
-}
-
-/// The loss of a score in centipawns (any evaluation's) against a sample's
-/// labels: the yardstick that puts the network and the hand-written
-/// evaluation on one scale.
-pub fn loss_of_cp(cp: f32, score: i16, result: i8, cfg: &Config) -> f32 {
-    let d = sigmoid(cp / cfg.eval_scale) - target(score, result, cfg);
-    d * d
-}
-
-/// The factor from the network's output to the logistic's argument.
-#[allow(clippy::cast_precision_loss)]
-pub(crate) fn out_scale(cfg: &Config) -> f32 {
-    SCALE as f32 / cfg.eval_scale
 }
 
 /// Mean loss of `net` over the samples `indices` of `data` (not mirrored).

@@ -5,8 +5,8 @@
 use super::{add_row, loss_sum, slice_gradient, slices, step_size};
 use crate::dataset::{Dataset, Entry};
 use crate::kernels::{self, Backend};
+use crate::loss::Config;
 use crate::model::{FloatNetwork, Pass, WEIGHT_LIMIT};
-use crate::trainer::Config;
 
 /// The slow twin of [`Sparse`](super::Sparse): dense gradients, dense
 /// Adam, one thread.
