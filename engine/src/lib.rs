@@ -70,7 +70,8 @@ pub use tt::{DEFAULT_HASH_MB, MAX_HASH_MB, ProbeResult, TtPolicy, TtStats};
 pub use weaken::Weakening;
 
 use control::Control;
-use pool::{Pool, Task};
+use pool::Pool;
+use search::{Task, ThreadResult};
 use tt::TranspositionTable;
 
 /// Settings for measuring the search rather than playing with it: the
@@ -461,7 +462,7 @@ impl Engine {
     }
 
     /// Keeps a finished search's statistics and returns its result.
-    fn collect(&mut self, finished: Option<pool::ThreadResult>) -> SearchResult {
+    fn collect(&mut self, finished: Option<ThreadResult>) -> SearchResult {
         self.stats = finished.as_ref().map(|f| f.stats).unwrap_or_default();
         finished.map_or_else(SearchResult::empty, |f| f.result)
     }

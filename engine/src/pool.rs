@@ -22,34 +22,13 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 
-use board::Position;
 use crossbeam_channel::Sender;
 
-use crate::nnue::Network;
-use crate::search::{TrialStats, Worker};
-use crate::tt::TranspositionTable;
-use crate::{Control, Event, Experiment, Limits, Report, SearchResult};
+use crate::search::{Task, ThreadResult, TrialStats, Worker};
+use crate::{Event, SearchResult};
 
 /// The most search threads [`crate::Engine::set_threads`] accepts.
 pub const MAX_THREADS: usize = 1024;
-
-/// One search, as every thread sees it.
-pub(crate) struct Task {
-    /// The root position with its game history.
-    pub(crate) pos: Position,
-    /// The limits (the main thread applies them all; helpers honour only
-    /// `nodes`, the root moves and `multipv`).
-    pub(crate) limits: Limits,
-    /// The measurement this search is (`None`: play).
-    pub(crate) trial: Option<Experiment>,
-    /// The shared table.
-    pub(crate) tt: Arc<TranspositionTable>,
-    /// Stop flag, clock start and node counters.
-    pub(crate) control: Arc<Control>,
-    /// The network that evaluates (`None`: the hand-written evaluation);
-    /// each thread keeps its own accumulators.
-    pub(crate) network: Option<Arc<Network>>,
-}
 
 /// What a worker is asked to do next.
 enum Order {
@@ -66,21 +45,6 @@ enum Order {
     Clear,
     /// End the thread.
     Quit,
-}
-
-/// What one thread's search left behind.
-pub(crate) struct ThreadResult {
-    /// The thread's own result; the main thread's carries the totals and
-    /// the chosen move.
-    pub(crate) result: SearchResult,
-    /// The internal score of `result.best`, to compare threads.
-    pub(crate) raw_score: i32,
-    /// The line of `result.best` as a report, for announcing a helper's
-    /// move when it is chosen.
-    pub(crate) report: Option<Report>,
-    /// Trial statistics (summed over the threads in the main result;
-    /// zero in play).
-    pub(crate) stats: TrialStats,
 }
 
 /// The mailbox between the pool's owner and one worker.
@@ -443,9 +407,11 @@ fn finish_main(
 mod tests {
     use std::time::Duration;
 
+    use board::Position;
+
     use super::*;
-    use crate::Engine;
     use crate::nnue::tests::random_network;
+    use crate::{Engine, Limits};
 
     /// [`Engine::finished`] is ready at once with no search, disconnects
     /// when a bounded search ends, and stays quiet during an infinite

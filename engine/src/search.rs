@@ -60,7 +60,6 @@ use board::{Move, Position};
 use crate::history::{Histories, PieceTo, QuietContext};
 use crate::movepick::{MoveClass, MovePicker, QuietOrder};
 use crate::nnue::{AccumulatorStack, Network};
-use crate::pool::Task;
 use crate::score::{Bound, INFINITE, MATE, MATE_BOUND, verdict_score};
 use crate::time::{TimeBudget, TimeSignals};
 use crate::tt::TranspositionTable;
@@ -76,6 +75,7 @@ mod singular;
 mod stack;
 mod stop;
 mod table;
+mod task;
 mod trial;
 mod worker;
 
@@ -84,6 +84,7 @@ use prune::{LateMovePruning, futile};
 use root::RootMove;
 use singular::{Singular, singular_candidate};
 use stack::Stack;
+pub(crate) use task::{Task, ThreadResult};
 use worker::{EvalCache, Reductions};
 
 pub use trial::{FeatureCounts, TrialStats};

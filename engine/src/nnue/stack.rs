@@ -17,15 +17,9 @@
 
 use board::{Color, Move, Piece, PieceKind, Position};
 
-use super::accumulator::Accumulator;
+use super::accumulator::{Accumulator, Change, Delta};
 use super::network::Network;
 use super::simd::Backend;
-
-/// What one move changed: the piece that moved, the move and what it took.
-pub(super) type Change = (Piece, Move, Option<Piece>);
-
-/// What one ply changed: `None` for a null move (nothing changes).
-pub(super) type Delta = Option<Change>;
 
 /// Accumulators by ply from the search root, with the changes between
 /// them. Index 0 is the root.

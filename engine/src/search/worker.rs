@@ -13,11 +13,10 @@ use std::sync::Arc;
 
 use super::root::RootMove;
 use super::stack::Stack;
-use super::{Mode, Play, Search, Trial};
+use super::{Mode, Play, Search, Task, ThreadResult, Trial};
 use crate::Event;
 use crate::history::Histories;
 use crate::nnue::{AccumulatorStack, Network};
-use crate::pool::{Task, ThreadResult};
 use crate::score::MAX_PLY;
 use crate::time::TimeSignals;
 
