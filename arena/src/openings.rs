@@ -1,10 +1,6 @@
-//! Opening suites: reading an EPD/FEN list, and building one from game
-//! records (the `arena openings` subcommand that made
-//! `arena/data/openings.epd`).
-//!
-//! File format, one position per line: a FEN (2 to 6 fields) or an EPD line
-//! (`<board> <side> - - ` followed by `opcode operand;` operations, which are
-//! ignored). Blank lines and lines starting with `#` are skipped.
+//! Opening suites: building one from game records (the `arena openings`
+//! subcommand that made `arena/data/openings.epd`), and reading one, which
+//! is `book::openings`'s (the file format is described there).
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
@@ -16,69 +12,22 @@ use anyhow::{Context, Result, bail};
 use board::{Move, Position};
 use book::pgn::{GameResult, TsvGame, is_tsv_filler};
 
-/// A start position of the suite.
-#[derive(Clone)]
-pub struct Opening {
-    /// The position to play from.
-    pub position: Position,
-}
+pub use book::openings::Opening;
 
-impl Opening {
-    /// The standard start position.
-    pub fn startpos() -> Opening {
-        Opening {
-            position: Position::startpos(),
-        }
-    }
-}
-
-/// The FEN part of one line: the first two fields, plus the counters when
-/// the line is a full FEN (fields 5 and 6 numeric); EPD operations dropped.
-fn fen_of_line(line: &str) -> String {
-    let fields: Vec<&str> = line.split_whitespace().collect();
-    let numeric = |i: usize| fields.get(i).is_some_and(|f| f.parse::<u32>().is_ok());
-    let take = if numeric(4) && numeric(5) {
-        6
-    } else {
-        fields.len().min(4)
-    };
-    fields[..take].join(" ")
-}
-
-/// Reads an opening list.
+/// Reads an opening list (`book::openings`, shared with `chariot datagen`).
 ///
 /// # Errors
-/// An unreadable file, an invalid FEN (with its line number), a position
-/// where the game is already over, or an empty list.
+/// As [`book::openings::load`], naming the file.
 pub fn load(path: &Path) -> Result<Vec<Opening>> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read openings file {}", path.display()))?;
-    parse(&text).with_context(|| format!("in openings file {}", path.display()))
+    book::openings::load(path).with_context(|| format!("in openings file {}", path.display()))
 }
 
 /// Reads an opening list from text (see [`load`]).
 ///
 /// # Errors
-/// As [`load`].
+/// As [`book::openings::parse`].
 pub fn parse(text: &str) -> Result<Vec<Opening>> {
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let fen = fen_of_line(line);
-        let position =
-            Position::from_fen(&fen).with_context(|| format!("line {}: bad FEN '{fen}'", i + 1))?;
-        if !position.has_legal_move() {
-            bail!("line {}: the side to move has no legal move", i + 1);
-        }
-        out.push(Opening { position });
-    }
-    if out.is_empty() {
-        bail!("no positions");
-    }
-    Ok(out)
+    Ok(book::openings::parse(text)?)
 }
 
 /// Settings of the suite builder.

@@ -28,6 +28,7 @@ pub mod epd;
 mod error;
 pub mod format;
 pub mod notation;
+pub mod openings;
 pub mod pgn;
 pub mod text;
 

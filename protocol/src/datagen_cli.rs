@@ -253,26 +253,12 @@ fn record_chunk(args: &DatagenArgs, s: &Summary, manifest: &Path) -> Result<()> 
     )
 }
 
-/// Reads the opening positions: the FEN part of each line (the first two
-/// fields; EPD operations ignored), skipping blanks and `#` comments.
+/// Reads the opening positions (`book::openings`, as the arena reads
+/// them), naming the file.
 fn load_openings(path: &Path) -> Result<Vec<Position>> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read openings {}", path.display()))?;
-    let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let fen: Vec<&str> = line.split_whitespace().take(2).collect();
-        let pos = Position::from_fen(&fen.join(" "))
-            .with_context(|| format!("{}:{}: bad FEN", path.display(), n + 1))?;
-        out.push(pos);
-    }
-    if out.is_empty() {
-        bail!("no openings in {}", path.display());
-    }
-    Ok(out)
+    let list =
+        book::openings::load(path).with_context(|| format!("openings {}", path.display()))?;
+    Ok(list.into_iter().map(|o| o.position).collect())
 }
 
 /// Where the games come from.

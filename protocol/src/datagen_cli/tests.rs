@@ -165,7 +165,7 @@ fn bad_input_is_an_error_not_a_crash() {
     assert!(generate(&a).is_err());
     std::fs::write(&empty, "not a fen\n").expect("write");
     let err = generate(&a).expect_err("bad FEN");
-    assert!(format!("{err:#}").contains(":1: bad FEN"), "{err:#}");
+    assert!(format!("{err:#}").contains("line 1: bad FEN"), "{err:#}");
     let _ = std::fs::remove_file(&empty);
     let _ = std::fs::remove_file(temp("bad.games"));
     assert!(read_games(&temp("nothing-here.games")).is_err());
