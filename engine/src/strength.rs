@@ -72,6 +72,40 @@ pub const ELO_LADDER: &[(u8, u32)] = &[
     (20, 2425),
 ];
 
+/// A network the ladder was measured or checked with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LadderNetwork {
+    /// The network's name in the lineage (`docs/lab/strength.md`).
+    pub name: &'static str,
+    /// Its checksum, as [`crate::nnue::Network::checksum`] gives it and
+    /// `chariot-train check` prints it.
+    pub checksum: u32,
+    /// Whether [`ELO_LADDER`] was fitted with it or a check found the fit
+    /// still true for it.
+    pub basis: LadderBasis,
+}
+
+/// How a network came to be in [`LADDER_NETWORKS`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LadderBasis {
+    /// The ladder was fitted with this network's games.
+    Fitted,
+    /// The ladder check (`CONTRIBUTING.md`, "Checking the strength
+    /// levels") found the fit within its tolerance with this network.
+    Checked,
+}
+
+/// The networks [`ELO_LADDER`] holds for. The levels' Elo depends on the
+/// network that plays them, so a network not listed here has levels that
+/// nobody measured: the test `ladder_holds_for_the_embedded_network`
+/// fails until the new network is checked, and its row added here with
+/// the check in the strength log, or the ladder is fitted again.
+pub const LADDER_NETWORKS: &[LadderNetwork] = &[LadderNetwork {
+    name: "chariot-4",
+    checksum: 0x907a_08fc,
+    basis: LadderBasis::Fitted,
+}];
+
 /// The lowest and highest `UCI_Elo` (the ladder's ends).
 pub const MIN_ELO: u32 = ELO_LADDER[0].1;
 /// See [`MIN_ELO`].
@@ -309,6 +343,35 @@ mod tests {
             ..StrengthOptions::default()
         };
         assert_eq!(none.level().skill, 0);
+    }
+
+    /// The claim a user reads (`UCI_Elo 2000` plays like ElephantEye)
+    /// holds only for a network the ladder was measured or checked with.
+    /// It fails today, and is ignored with the reason so that every test
+    /// run lists it: the check of `chariot-5` found the levels stronger
+    /// than they claim, and the ladder waits to be fitted again.
+    #[test]
+    #[ignore = "fails: the ladder was fitted with chariot-4, and the check with the embedded \
+                chariot-5 found skill 12 about +230 Elo above its claim (docs/lab/strength.md, \
+                \"Ladder checks\"); refit pending"]
+    fn ladder_holds_for_the_embedded_network() {
+        let net = crate::nnue::embedded().expect("the build embeds a network");
+        let checksum = net.checksum();
+        let known = LADDER_NETWORKS;
+        assert!(
+            known.iter().any(|n| n.checksum == checksum),
+            "the embedded network ({checksum:08x}) is not one the strength ladder was fitted \
+             or checked with ({known:?}): check the levels (CONTRIBUTING.md, \"Checking the \
+             strength levels\") and add its row to LADDER_NETWORKS, or fit the ladder again"
+        );
+        assert_eq!(
+            LADDER_NETWORKS
+                .iter()
+                .filter(|n| n.basis == LadderBasis::Fitted)
+                .count(),
+            1,
+            "one network the ladder was fitted with"
+        );
     }
 
     #[test]
