@@ -37,6 +37,14 @@ pub struct Manifest {
     pub name: String,
     /// The data format.
     pub format: String,
+    /// Earlier generations' directories, relative to this one
+    /// (`"../chariot-5"`), whose chunks this generation trains on too:
+    /// referenced, not copied. `data check` proves them with the chunks
+    /// of this directory and `data files` lists them first, in this
+    /// order. Their own references are not followed: a generation names
+    /// every directory it trains on.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub earlier: Vec<String>,
     /// The chunks, in the order the trainer reads them.
     #[serde(default)]
     pub chunk: Vec<Chunk>,
@@ -124,6 +132,7 @@ pub fn append_chunk(path: &Path, chunk: Chunk) -> Result<()> {
         Manifest {
             name,
             format: FORMAT.to_string(),
+            earlier: Vec::new(),
             chunk: Vec::new(),
         }
     };
@@ -153,6 +162,13 @@ enum DataCommand {
         dir: PathBuf,
         #[command(flatten)]
         leniency: Leniency,
+    },
+    /// List the chunk files a generation trains on, one path a line: the
+    /// earlier generations' it references first, then its own (for
+    /// `chariot-train train $(chariot data files DIR) …`).
+    Files {
+        /// The directory (holding MANIFEST.toml).
+        dir: PathBuf,
     },
     /// Move the chunks of another data directory (such as one made by
     /// `chariot datagen --manifest`) into DIR and append them to DIR's
@@ -186,6 +202,22 @@ pub fn run(args: &DataArgs) -> ExitCode {
                 }
             }
         }
+        DataCommand::Files { dir } => match chunks_of(dir) {
+            Ok(chunks) => {
+                let mut out = std::io::stdout().lock();
+                for (at, c) in chunks {
+                    // A reader that went away wants no more lines.
+                    if writeln!(out, "{}", at.join(&c.file).display()).is_err() {
+                        break;
+                    }
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("chariot data files: {e:#}");
+                ExitCode::from(USAGE)
+            }
+        },
         DataCommand::Add { dir, from } => match add(dir, from) {
             Ok(chunks) => {
                 let _ = writeln!(std::io::stdout(), "{}", added_text(dir, &chunks));
@@ -236,17 +268,23 @@ pub struct Totals {
     pub kept: u64,
     /// Compressed bytes.
     pub bytes: u64,
+    /// Of the chunks, those in earlier generations' directories.
+    pub referenced: usize,
 }
 
 impl std::fmt::Display for Totals {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         #[allow(clippy::cast_precision_loss)]
         let per = self.bytes as f64 / self.kept.max(1) as f64;
+        write!(f, "{}: {} chunks verified", self.name, self.chunks)?;
+        if self.referenced > 0 {
+            write!(f, " ({} in earlier generations)", self.referenced)?;
+        }
         write!(
             f,
-            "{}: {} chunks verified, {} games, {} plies ({} searched), {} positions kept \
-             by the default filters, {} bytes ({per:.2} bytes a kept position)",
-            self.name, self.chunks, self.games, self.plies, self.scored, self.kept, self.bytes
+            ", {} games, {} plies ({} searched), {} positions kept by the default filters, \
+             {} bytes ({per:.2} bytes a kept position)",
+            self.games, self.plies, self.scored, self.kept, self.bytes
         )
     }
 }
@@ -265,20 +303,65 @@ pub fn check(dir: &Path, malformed: &mut Malformed) -> Result<Totals> {
         ..Totals::default()
     };
     let mut across = Selector::new(Filters::default());
-    for c in &manifest.chunk {
-        match verify_chunk(dir, c, &mut across) {
+    let here = normal(dir);
+    for (at, c) in &chunks_of(dir)? {
+        match verify_chunk(at, c, &mut across) {
             Ok((games, plies, scored)) => {
                 totals.chunks += 1;
+                totals.referenced += usize::from(*at != here);
                 totals.games += games;
                 totals.plies += plies;
                 totals.scored += scored;
                 totals.bytes += c.bytes;
             }
-            Err(e) => malformed.report(&dir.join(&c.file), 0, format_args!("{e:#}")),
+            Err(e) => malformed.report(&at.join(&c.file), 0, format_args!("{e:#}")),
         }
     }
     totals.kept = across.kept;
     Ok(totals)
+}
+
+/// The chunks a generation trains on, each with the directory it lies
+/// in: those of its `earlier` directories (their manifests read), then
+/// its own.
+///
+/// # Errors
+/// A manifest that cannot be read, this one's or an earlier one's.
+pub fn chunks_of(dir: &Path) -> Result<Vec<(PathBuf, Chunk)>> {
+    let manifest = read_manifest(&dir.join(MANIFEST))?;
+    let mut out = Vec::new();
+    for earlier in &manifest.earlier {
+        let at = normal(&dir.join(earlier));
+        let theirs = read_manifest(&at.join(MANIFEST))
+            .with_context(|| format!("earlier generation {earlier} of {}", dir.display()))?;
+        out.extend(theirs.chunk.into_iter().map(|c| (at.clone(), c)));
+    }
+    let here = normal(dir);
+    out.extend(manifest.chunk.into_iter().map(|c| (here.clone(), c)));
+    Ok(out)
+}
+
+/// `dir/../other` as `other`: the paths `data files` prints read as the
+/// repository writes them. Purely lexical, as the directories are named
+/// in the manifest.
+fn normal(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir
+                if matches!(out.components().next_back(), Some(Component::Normal(_))) =>
+            {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    if out.as_os_str().is_empty() {
+        out.push(".");
+    }
+    out
 }
 
 fn verify_chunk(dir: &Path, c: &Chunk, across: &mut Selector) -> Result<(u64, u64, u64)> {

@@ -378,3 +378,69 @@ fn a_wrong_destination_is_refused_before_any_game() {
     assert!(format!("{err:#}").contains("already lists"), "{err:#}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A generation that references an earlier one: `data check` proves both
+/// directories' chunks, `data files` lists the earlier ones first, and a
+/// reference to a directory without a manifest is an error.
+#[test]
+fn a_generation_references_the_chunks_of_an_earlier_one() {
+    let root = temp("generations");
+    let _ = std::fs::remove_dir_all(&root);
+    for (k, name) in ["gen-a", "gen-b"].into_iter().enumerate() {
+        let dir = root.join(name);
+        std::fs::create_dir_all(&dir).expect("dir");
+        let manifest = dir.join(crate::data_cli::MANIFEST);
+        let mut a = args(dir.join("sp-0.games.xz"));
+        a.positions = None;
+        a.games = Some(2);
+        a.seed = 700 + k as u64;
+        a.manifest = Some(manifest.clone());
+        let s = generate(&a).expect("datagen");
+        record_chunk(&a, &s, &manifest).expect("recorded");
+    }
+    let b = root.join("gen-b");
+    let manifest = b.join(crate::data_cli::MANIFEST);
+    let mut m = crate::data_cli::read_manifest(&manifest).expect("manifest");
+    m.earlier = vec!["../gen-a".to_string()];
+    std::fs::write(&manifest, toml::to_string(&m).expect("toml")).expect("write");
+    let listed: Vec<PathBuf> = crate::data_cli::chunks_of(&b)
+        .expect("chunks")
+        .iter()
+        .map(|(at, c)| at.join(&c.file))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            root.join("gen-a/sp-0.games.xz"),
+            root.join("gen-b/sp-0.games.xz")
+        ]
+    );
+    let mut malformed = strict();
+    let totals = crate::data_cli::check(&b, &mut malformed).expect("checks");
+    assert_eq!(malformed.count(), 0);
+    assert_eq!((totals.chunks, totals.referenced, totals.games), (2, 1, 4));
+    assert!(
+        totals
+            .to_string()
+            .contains("2 chunks verified (1 in earlier generations)")
+    );
+    // The manifest keeps its reference when datagen appends to it.
+    let mut more = args(b.join("sp-1.games.xz"));
+    more.positions = None;
+    more.games = Some(1);
+    more.seed = 710;
+    more.manifest = Some(manifest.clone());
+    let s = generate(&more).expect("datagen");
+    record_chunk(&more, &s, &manifest).expect("recorded");
+    let m = crate::data_cli::read_manifest(&manifest).expect("manifest");
+    assert_eq!((m.earlier.len(), m.chunk.len()), (1, 2));
+    let mut broken = m;
+    broken.earlier = vec!["../nowhere".to_string()];
+    std::fs::write(&manifest, toml::to_string(&broken).expect("toml")).expect("write");
+    let err = crate::data_cli::chunks_of(&b).expect_err("no such generation");
+    assert!(
+        format!("{err:#}").contains("earlier generation ../nowhere"),
+        "{err:#}"
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
