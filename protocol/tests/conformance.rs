@@ -1009,6 +1009,18 @@ fn extra_perft() {
         .map(|l| l.split(": ").nth(1).unwrap().parse::<u64>().unwrap())
         .sum();
     assert_eq!(sum, 1920);
+    // The same lines, in the same order, as `chariot perft 2`.
+    let cli = std::process::Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .args(["perft", "2"])
+        .output()
+        .expect("chariot perft runs");
+    let cli = String::from_utf8_lossy(&cli.stdout);
+    let cli_moves: Vec<&str> = cli.lines().take_while(|l| !l.is_empty()).collect();
+    assert_eq!(
+        before[..44],
+        cli_moves[..],
+        "go perft and chariot perft agree"
+    );
     e.send("go perft 0");
     assert!(
         e.wait_for("perft 0", SOON, |l| l.starts_with("Nodes searched"))
