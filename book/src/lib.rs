@@ -94,6 +94,20 @@ impl AnyBook {
         })
     }
 
+    /// Opens a book by the name a user gives it: [`BUILTIN_SPEC`]
+    /// (`<builtin>`) for the book compiled into the binary, anything else
+    /// a path ([`AnyBook::open`]). The one reading of a book name, for the
+    /// `bookfiles` option and every command that takes a book.
+    ///
+    /// # Errors
+    /// As [`AnyBook::open`].
+    pub fn open_named(name: &str) -> Result<AnyBook, BookError> {
+        match name {
+            BUILTIN_SPEC => AnyBook::from_bytes(BUILTIN_BOOK),
+            path => AnyBook::open(Path::new(path)),
+        }
+    }
+
     /// The legal book moves for `pos`, heaviest first.
     pub fn probe(&self, pos: &Position) -> Vec<BookMove> {
         match self {
@@ -158,8 +172,7 @@ impl BookSet {
         for item in spec.split(';').map(str::trim) {
             let opened = match item {
                 "" | EMPTY_SPEC => continue,
-                BUILTIN_SPEC => AnyBook::from_bytes(BUILTIN_BOOK),
-                path => AnyBook::open(Path::new(path)),
+                name => AnyBook::open_named(name),
             };
             match opened {
                 Ok(book) => books.push(book),

@@ -369,12 +369,14 @@ fn replay_iccs(start: &Position, texts: &[String]) -> Result<Vec<Move>, (SkipRea
     Ok(moves)
 }
 
-/// Opens a book file, or the built-in book for `<builtin>`.
+/// Opens a book file, or the built-in book for `<builtin>`
+/// ([`AnyBook::open_named`], as the `bookfiles` option reads it).
 fn open_any(path: &Path) -> Result<AnyBook> {
-    if path.as_os_str() == book::BUILTIN_SPEC {
-        return Ok(AnyBook::from_bytes(book::BUILTIN_BOOK)?);
-    }
-    Ok(AnyBook::open(path)?)
+    Ok(match path.to_str() {
+        Some(name) => AnyBook::open_named(name)?,
+        // Not UTF-8, so not `<builtin>`: a path as it is.
+        None => AnyBook::open(path)?,
+    })
 }
 
 fn read_book(path: &Path) -> Result<Book> {
