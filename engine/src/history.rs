@@ -14,6 +14,8 @@
 
 use board::{Move, Square};
 
+use crate::params;
+
 /// The bound of every history value.
 pub const HISTORY_MAX: i32 = 16_384;
 
@@ -98,9 +100,16 @@ const CONT_SIZE: usize = Standing::COUNT + 1;
 /// One continuation table: `[previous piece-to][this piece-to]`.
 type ContTable = [[i16; CONT_SIZE]; CONT_SIZE];
 
-/// The bonus (or malus) for a move at `depth`.
+/// The bonus for a quiet best move at `depth`.
 pub fn stat_bonus(depth: i32) -> i32 {
-    (160 * depth - 120).clamp(0, 1600)
+    (params::history_bonus_per_depth() * depth - params::history_bonus_offset())
+        .clamp(0, params::history_bonus_max())
+}
+
+/// The malus for a quiet move tried before the best one at `depth`.
+pub fn stat_malus(depth: i32) -> i32 {
+    (params::history_malus_per_depth() * depth - params::history_malus_offset())
+        .clamp(0, params::history_malus_max())
 }
 
 /// Applies one gravity step of `bonus` to `v`.
@@ -206,7 +215,7 @@ impl Histories {
     }
 
     /// Updates after a node whose best move `best` is quiet: a bonus for
-    /// it, the same malus for every quiet move tried before it (`tried`),
+    /// it, a malus for every quiet move tried before it (`tried`),
     /// and the countermove when it cut off.
     pub fn update_quiet(
         &mut self,
@@ -216,11 +225,11 @@ impl Histories {
         depth: i32,
         cut: bool,
     ) {
-        let bonus = stat_bonus(depth);
-        self.apply(best.1, ctx, bonus);
+        self.apply(best.1, ctx, stat_bonus(depth));
+        let malus = stat_malus(depth);
         for &(m, pt) in tried {
             if m != best.0 {
-                self.apply(pt, ctx, -bonus);
+                self.apply(pt, ctx, -malus);
             }
         }
         if cut && let Some(p) = ctx.prev1 {

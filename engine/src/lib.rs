@@ -43,6 +43,7 @@ mod history;
 mod limits;
 mod movepick;
 pub mod nnue;
+pub mod params;
 mod pool;
 mod report;
 mod score;

@@ -60,6 +60,7 @@ use board::{Move, Position};
 use crate::history::{Histories, PieceTo, QuietContext};
 use crate::movepick::{MoveClass, MovePicker, QuietOrder};
 use crate::nnue::{AccumulatorStack, Network};
+use crate::params;
 use crate::score::{Bound, INFINITE, MATE, MATE_BOUND, verdict_score};
 use crate::time::{TimeBudget, TimeSignals};
 use crate::tt::TranspositionTable;
@@ -90,9 +91,6 @@ use worker::{EvalCache, Reductions};
 pub use trial::{FeatureCounts, TrialStats};
 pub(crate) use trial::{Mode, Play, Trial};
 pub(crate) use worker::Worker;
-
-/// The least depth at which a node without a table move is reduced a ply.
-const IIR_DEPTH: i32 = 4;
 
 /// One thread's view of one search (module docs).
 pub(crate) struct Search<'a, M: Mode> {
@@ -237,7 +235,7 @@ impl<'a, M: Mode> Search<'a, M> {
         // finding the move this one stores, searches it at full depth. The
         // root's depth is the iteration's.
         let iir = !root && tt_moves[0].is_none() && excluded.is_none() && !self.classic();
-        let depth = if iir && depth >= IIR_DEPTH {
+        let depth = if iir && depth >= params::iir_depth() {
             self.count(|c| &mut c.iir);
             depth - 1
         } else {
@@ -363,9 +361,14 @@ impl<'a, M: Mode> Search<'a, M> {
             let score = if searched == 0 {
                 -self.search(-beta, -alpha, new_depth, ply + 1, kind.first_child())
             } else {
-                let late = searched >= if pv_node { 4 } else { 2 };
+                let late = searched as i32
+                    >= if pv_node {
+                        params::lmr_late_pv()
+                    } else {
+                        params::lmr_late_nonpv()
+                    };
                 let reducible = class == MoveClass::Quiet && !gives_check && !in_check;
-                let r = if depth >= 3 && late && reducible && !self.classic() {
+                let r = if depth >= params::lmr_depth() && late && reducible && !self.classic() {
                     self.late_reduction(depth, searched, pv_node, improving, order_score)
                         .clamp(0, new_depth - 1)
                 } else {

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use board::Move;
 
-use crate::{Clock, Limits};
+use crate::{Clock, Limits, params};
 
 /// The `Move Overhead` a clock has unless the GUI sets one (Pikafish's
 /// default).
@@ -22,17 +22,8 @@ const MIN_LAG_MARGIN: Duration = Duration::from_millis(5);
 const MAX_LAG_MARGIN: Duration = Duration::from_millis(40);
 /// Part of a fixed `movetime` never used, for the GUI's and the OS's lag.
 const MOVETIME_MARGIN: Duration = Duration::from_millis(15);
-/// Sudden death: the share of the remaining time one move may plan for.
-const SUDDEN_DEATH_MOVES: u32 = 30;
-/// The hard bound is this many times the soft one, …
-const HARD_FACTOR: u32 = 4;
-/// … but never more than this share of the usable time (per mille).
-const HARD_SHARE_PER_MILLE: u32 = 600;
 /// After a ponder hit, the hard bound is at most this many times the soft.
 const PONDER_HARD_FACTOR: u32 = 2;
-/// The range of the soft bound's scale (see [`TimeSignals::scale`]).
-const MIN_SCALE: f64 = 0.45;
-const MAX_SCALE: f64 = 2.2;
 
 /// The time bounds of one search. Public so that a front end can show
 /// them (the protocol's debug mode does, for checking a GUI's `Move
@@ -158,7 +149,8 @@ impl TimeSignals {
         };
     }
 
-    /// The factor for the soft bound, in [0.45, 2.2], the product of three:
+    /// The factor for the soft bound, in [0.45, 2.2], the product of three
+    /// (the figures are the defaults of [`params`]):
     /// - stability: ×1.4 when the best move just changed, falling by 0.1
     ///   per iteration it held, to ×0.8 after six;
     /// - a falling score: against the score three iterations back (the
@@ -171,7 +163,9 @@ impl TimeSignals {
     /// Decisive scores are left out of the drop (a mate score is not a
     /// trend) and the first few iterations are too short to matter.
     pub(crate) fn scale(&self) -> f64 {
-        let stability = (1.4 - 0.1 * f64::from(self.stable.min(6))).max(0.8);
+        let stability = (per_mille(params::time_stability_base())
+            - per_mille(params::time_stability_step()) * f64::from(self.stable.min(6)))
+        .max(per_mille(params::time_stability_floor()));
         let now = self.scores.last().copied().unwrap_or(0);
         let then = self
             .scores
@@ -183,14 +177,24 @@ impl TimeSignals {
         let falling = if crate::score::is_decisive(now) || crate::score::is_decisive(then) {
             1.0
         } else {
-            (1.0 + f64::from(then - now) / 300.0).clamp(0.9, 1.5)
+            (1.0 + f64::from(then - now) / f64::from(params::time_falling_divisor()))
+                .clamp(0.9, 1.5)
         };
-        let effort = (1.6 - self.best_share).clamp(0.7, 1.2);
-        (stability * falling * effort).clamp(MIN_SCALE, MAX_SCALE)
+        let effort = (per_mille(params::time_effort_base()) - self.best_share).clamp(0.7, 1.2);
+        (stability * falling * effort).clamp(
+            per_mille(params::time_min_scale()),
+            per_mille(params::time_max_scale()),
+        )
     }
 }
 
-/// Soft and hard bounds for a clock.
+/// A per-mille parameter as a factor.
+fn per_mille(value: i32) -> f64 {
+    f64::from(value) / 1000.0
+}
+
+/// Soft and hard bounds for a clock (the figures below are the defaults
+/// of [`params`]).
 ///
 /// 1. Keep back the move overhead (the GUI's `Move Overhead`) plus a lag
 ///    margin of 5 % of the clock between 5 and 40 ms, but never more than
@@ -207,13 +211,15 @@ fn clock_budget(clock: &Clock) -> (Duration, Duration) {
     let moves = clock
         .moves_to_go
         .filter(|&m| m > 0)
-        .map_or(SUDDEN_DEATH_MOVES, |m| m.min(50));
+        .map_or(params::time_moves().unsigned_abs(), |m| m.min(50));
     let inc = clock.increment * 3 / 4;
-    let cap = usable * HARD_SHARE_PER_MILLE / 1000;
+    let cap = usable * params::time_hard_share().unsigned_abs() / 1000;
     let soft = (usable / moves + inc)
         .min(cap)
         .max(Duration::from_millis(1));
-    let hard = (soft * HARD_FACTOR).min(cap).max(soft);
+    let hard = (soft * params::time_hard_factor().unsigned_abs())
+        .min(cap)
+        .max(soft);
     (soft, hard)
 }
 
@@ -252,7 +258,7 @@ mod tests {
         // Stable for 3: 1.1; drop 150 against 3 back: 1.5; effort 1.0.
         assert!((s.scale() - 1.65).abs() < 1e-9, "{}", s.scale());
         let worst = signals(&[("h2e2", 900), ("b2e2", -900)], (0, 100));
-        assert!((worst.scale() - MAX_SCALE).abs() < 1e-9);
+        assert!((worst.scale() - per_mille(params::time_max_scale())).abs() < 1e-9);
         // A mate score is not a trend.
         let mate = signals(&[("h2e2", 0), ("h2e2", -crate::score::MATE + 9)], (50, 100));
         assert!(

@@ -56,6 +56,15 @@ enum Command {
     Data(data_cli::DataArgs),
     // The help text is the command's own, in `epd_cli`.
     Epd(epd_cli::EpdArgs),
+    /// Print the search parameters in the SPSA driver's format (`name, int, default, min, max, c_end, r_end`).
+    #[command(
+        long_about = "Print the search parameters in the SPSA driver's format \
+            (`name, int, default, min, max, c_end, r_end`, one a line): the input of \
+            `tools/cluster/run.py spsa`. A tuning build (`--features tune`) takes each \
+            as a hidden option of the same name; this build reads them as constants \
+            unless it says otherwise on stderr."
+    )]
+    Params,
 }
 
 fn main() -> ExitCode {
@@ -74,6 +83,20 @@ fn main() -> ExitCode {
         Some(Command::Datagen(args)) => datagen_cli::run(&args),
         Some(Command::Data(args)) => data_cli::run(&args),
         Some(Command::Epd(args)) => epd_cli::run(&args),
+        Some(Command::Params) => {
+            for p in engine::params::PARAMS {
+                println!("{}", p.spsa_line());
+            }
+            eprintln!(
+                "{}",
+                if engine::params::TUNABLE {
+                    "tuning build: each parameter is an option of its name"
+                } else {
+                    "play build: these are constants here; build with --features tune to set them"
+                }
+            );
+            ExitCode::SUCCESS
+        }
         None => protocol_mode(),
     }
 }

@@ -209,6 +209,22 @@ fn combo_tail(values: &[&str]) -> String {
     tail
 }
 
+/// Sets a search parameter of the tuning build (`engine::params`): hidden
+/// options, named as the parameters, in both dialects. Returns the
+/// diagnostic when the value is refused.
+fn set_param(param: &engine::params::Param, value: Option<&str>) -> Option<String> {
+    let name = param.name;
+    let Some(v) = value.and_then(|v| v.trim().parse::<i32>().ok()) else {
+        return Some(format!(
+            "option {name}: expected a whole number, not '{}'; ignored",
+            quote(value.unwrap_or_default())
+        ));
+    };
+    engine::params::set(name, v)
+        .err()
+        .map(|e| format!("option {e}; ignored"))
+}
+
 fn read_check(text: &str) -> Option<bool> {
     match text.to_ascii_lowercase().as_str() {
         "true" | "on" => Some(true),
@@ -228,6 +244,13 @@ impl Options {
     /// the UCCI dialect.
     pub fn set(&mut self, dialect: Dialect, name: &str, value: Option<&str>) -> Applied {
         let mut applied = Applied::default();
+        if find(name).is_none() && engine::params::TUNABLE {
+            let lower = name.to_ascii_lowercase();
+            if let Some(param) = engine::params::find(&lower) {
+                applied.diagnostics.extend(set_param(param, value));
+                return applied;
+            }
+        }
         // The UCCI shape splits `setoption Clear Hash` into a name and a
         // value; recognise the two-word name in that case too.
         let (spec, value, sent) = match (find(name), value) {

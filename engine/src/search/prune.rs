@@ -9,22 +9,8 @@ use board::{Color, Move, PieceKind, Position};
 
 use super::{Mode, NodeKind, Search};
 use crate::eval::SEE_VALUES;
+use crate::params;
 use crate::score::MATE_BOUND;
-
-/// Reverse-futility margin per ply of depth.
-const STATIC_NULL_MARGIN: i32 = 110;
-/// Futility pruning of quiet moves: the static evaluation plus this and
-/// a margin per ply of depth must reach alpha.
-const FUTILITY_BASE: i32 = 80;
-const FUTILITY_PER_DEPTH: i32 = 110;
-/// SEE pruning: up to this depth, captures losing more than
-/// `SEE_CAPTURE_MARGIN` per ply and quiet moves losing more than
-/// `SEE_QUIET_MARGIN` per ply squared are skipped.
-const SEE_PRUNE_DEPTH: i32 = 5;
-const SEE_CAPTURE_MARGIN: i32 = 100;
-const SEE_QUIET_MARGIN: i32 = 30;
-/// History score worth one ply less (or more) of reduction.
-const HISTORY_REDUCTION_UNIT: i32 = 8_000;
 
 impl<M: Mode> Search<'_, M> {
     /// Whether the static evaluation at `ply` is better than two plies
@@ -53,8 +39,8 @@ impl<M: Mode> Search<'_, M> {
         improving: bool,
     ) -> Option<i32> {
         // Reverse futility: far above beta at low depth.
-        let margin = STATIC_NULL_MARGIN * depth - 40 * i32::from(improving);
-        if depth <= 3 && static_eval - margin >= beta && !self.classic() {
+        let margin = params::rfp_margin() * depth - params::rfp_improving() * i32::from(improving);
+        if depth <= params::rfp_depth() && static_eval - margin >= beta && !self.classic() {
             self.count(|c| &mut c.reverse_futile);
             return Some(static_eval);
         }
@@ -64,13 +50,13 @@ impl<M: Mode> Search<'_, M> {
         let attackers = attacker_count(&self.pos, us);
         let rooks = self.pos.pieces(us, PieceKind::Rook).count();
         if !(kind.null_move_allowed()
-            && depth >= 3
+            && depth >= params::null_min_depth()
             && static_eval >= beta
             && (rooks >= 1 || attackers >= 2))
         {
             return None;
         }
-        let r = 2 + depth / 4;
+        let r = params::null_reduction() + depth / params::null_depth_divisor();
         self.stack[ply].moved = None;
         self.make_null();
         let s = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, NodeKind::NoNull);
@@ -102,13 +88,13 @@ impl<M: Mode> Search<'_, M> {
     /// still searches it if it checks: sacrifices that mate begin with a
     /// check.)
     pub(super) fn see_loses(&self, mv: Move, capture: bool, depth: i32) -> bool {
-        if depth > SEE_PRUNE_DEPTH {
+        if depth > params::see_depth() {
             return false;
         }
         let margin = if capture {
-            -SEE_CAPTURE_MARGIN * depth
+            -params::see_capture_margin() * depth
         } else {
-            -SEE_QUIET_MARGIN * depth * depth
+            -params::see_quiet_margin() * depth * depth
         };
         !self.pos.see_ge(mv, margin, &SEE_VALUES)
     }
@@ -131,7 +117,7 @@ impl<M: Mode> Search<'_, M> {
         order_score: i32,
     ) -> i32 {
         self.reduction(depth, searched) - i32::from(pv_node) + i32::from(!improving)
-            - order_score / HISTORY_REDUCTION_UNIT
+            - order_score / params::lmr_history_unit()
     }
 }
 
@@ -151,9 +137,9 @@ pub(super) struct LateMovePruning {
 
 impl LateMovePruning {
     pub(super) fn new(depth: i32, improving: bool, after_evasion: bool) -> LateMovePruning {
-        let limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
+        let limit = (params::lmp_base() + depth * depth) as usize / if improving { 1 } else { 2 };
         LateMovePruning {
-            limit: (depth <= 4).then_some(limit),
+            limit: (depth <= params::lmp_depth()).then_some(limit),
             after_evasion,
         }
     }
@@ -181,7 +167,8 @@ impl LateMovePruning {
 /// Futility: whether a quiet move at low depth cannot lift the static
 /// evaluation near alpha.
 pub(super) fn futile(static_eval: i32, depth: i32, alpha: i32) -> bool {
-    depth <= 3 && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
+    depth <= params::futility_depth()
+        && static_eval + params::futility_base() + params::futility_per_depth() * depth <= alpha
 }
 
 /// Chariots, horses and cannons of `color`.

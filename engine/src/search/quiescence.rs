@@ -8,10 +8,8 @@
 
 use super::{Mode, Search};
 use crate::movepick::{MovePicker, QuietOrder};
+use crate::params;
 use crate::score::{Bound, INFINITE, MATE, MAX_PLY};
-
-/// Quiescence delta-pruning margin.
-const DELTA_MARGIN: i32 = 150;
 
 impl<M: Mode> Search<'_, M> {
     /// Fail-soft quiescence search at `ply`: stand pat, then captures (or
@@ -53,7 +51,7 @@ impl<M: Mode> Search<'_, M> {
             // Delta pruning: a capture whose victim cannot lift the stand-pat
             // score near alpha is not tried; nor is one that loses material,
             // unless the table suggests it.
-            MovePicker::captures(tt_moves, alpha - stand_pat - DELTA_MARGIN + 1)
+            MovePicker::captures(tt_moves, alpha - stand_pat - params::delta_margin() + 1)
         };
         let mut best_move = None;
         let mut searched = 0usize;

@@ -22,6 +22,7 @@ use board::Move;
 
 use super::{Mode, NodeKind, Search, rule};
 use crate::movepick::{MoveClass, MovePicker, QuietOrder};
+use crate::params;
 use crate::score::{Bound, INFINITE, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY, Score, is_decisive};
 use crate::{Event, Report, SearchResult};
 
@@ -53,10 +54,6 @@ fn sort_by_score(moves: &mut [RootMove]) {
     }
 }
 
-/// First aspiration half-window, centipawns.
-const ASPIRATION_WINDOW: i32 = 24;
-/// Depth from which aspiration windows are used.
-const ASPIRATION_DEPTH: u32 = 5;
 impl RootMove {
     /// A root move not searched yet.
     fn new(mv: Move) -> RootMove {
@@ -260,12 +257,13 @@ impl<M: Mode> Search<'_, M> {
     /// search the line's root moves are sorted best first.
     fn aspiration(&mut self, depth: u32) {
         let prev = self.root_moves[self.pv_idx].prev_score;
-        let mut delta = ASPIRATION_WINDOW;
-        let (mut alpha, mut beta) = if depth >= ASPIRATION_DEPTH && !is_decisive(prev) {
-            ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
-        } else {
-            (-INFINITE, INFINITE)
-        };
+        let mut delta = params::aspiration_window();
+        let (mut alpha, mut beta) =
+            if depth as i32 >= params::aspiration_depth() && !is_decisive(prev) {
+                ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+            } else {
+                (-INFINITE, INFINITE)
+            };
         loop {
             for rm in &mut self.root_moves[self.pv_idx..] {
                 rm.score = -INFINITE;
@@ -283,7 +281,7 @@ impl<M: Mode> Search<'_, M> {
             } else {
                 return;
             }
-            delta += delta / 2 + 8;
+            delta += delta / 2 + params::aspiration_widen();
             if delta > 1000 {
                 alpha = -INFINITE;
                 beta = INFINITE;

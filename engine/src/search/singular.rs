@@ -6,6 +6,7 @@
 use board::Move;
 
 use super::{Mode, NodeKind, Search};
+use crate::params;
 use crate::score::{Bound, is_decisive};
 use crate::tt::TtHit;
 
@@ -24,7 +25,7 @@ impl<M: Mode> Search<'_, M> {
         depth: i32,
         ply: usize,
     ) -> Singular {
-        let bar = tt_score - 2 * depth;
+        let bar = tt_score - params::singular_margin() * depth;
         self.stack[ply].excluded = Some(mv);
         let s = self.search(bar - 1, bar, (depth - 1) / 2, ply, NodeKind::NonPv);
         self.stack[ply].excluded = None;
@@ -52,18 +53,15 @@ pub(super) enum Singular {
     Extend(i32),
 }
 
-/// Least depth at which the table move is tested for singularity.
-const SINGULAR_DEPTH: i32 = 7;
-
 /// The table move and its score, when it is worth a singularity test: a
 /// lower bound (or exact score) not decided by mate, searched nearly as
 /// deep as this node.
 pub(super) fn singular_candidate(hit: &TtHit, depth: i32) -> Option<(Move, i32)> {
-    if depth < SINGULAR_DEPTH {
+    if depth < params::singular_depth() {
         return None;
     }
     let e = hit.entries.iter().flatten().find(|e| e.mv.is_some())?;
-    let deep = i32::from(e.depth) >= depth - 3;
+    let deep = i32::from(e.depth) >= depth - params::singular_entry_depth();
     let lower = matches!(e.bound, Bound::Lower | Bound::Exact);
     (deep && lower && !is_decisive(e.score)).then_some((e.mv?, e.score))
 }

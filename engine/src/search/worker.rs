@@ -17,6 +17,7 @@ use super::{Mode, Play, Search, Task, ThreadResult, Trial};
 use crate::Event;
 use crate::history::Histories;
 use crate::nnue::{AccumulatorStack, Network};
+use crate::params;
 use crate::score::MAX_PLY;
 use crate::time::TimeSignals;
 
@@ -75,15 +76,19 @@ impl EvalCache {
 }
 
 /// The late-move reduction of the `n`-th move at depth `d`, for `d` and
-/// `n` below 64: `0.5 + ln d · ln n / 2.25`, computed once per thread.
+/// `n` below 64: `lmr_base/100 + ln d · ln n / (lmr_divisor/100)` (0.5 and
+/// 2.25 by default), computed once per thread (per search in a tuning
+/// build, whose parameters may change between searches).
 pub(super) struct Reductions(Box<[[u8; 64]; 64]>);
 
 impl Reductions {
     fn new() -> Reductions {
         let mut table = Box::new([[0u8; 64]; 64]);
+        let base = f64::from(params::lmr_base()) / 100.0;
+        let divisor = f64::from(params::lmr_divisor()) / 100.0;
         for (d, row) in table.iter_mut().enumerate().skip(1) {
             for (n, r) in row.iter_mut().enumerate().skip(1) {
-                let v = 0.5 + (d as f64).ln() * (n as f64).ln() / 2.25;
+                let v = base + (d as f64).ln() * (n as f64).ln() / divisor;
                 *r = v.max(0.0) as u8;
             }
         }
@@ -138,6 +143,11 @@ impl Worker {
         self.stack.reset();
         self.signals.clear();
         self.eval_cache.serve(task.network.as_ref());
+        // A tune may have changed the reduction table's parameters.
+        #[cfg(feature = "tune")]
+        {
+            self.reductions = Reductions::new();
+        }
         if task.trial.is_some() {
             self.run::<Trial>(task, on_event)
         } else {
