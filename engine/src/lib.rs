@@ -44,6 +44,7 @@ mod limits;
 mod movepick;
 pub mod nnue;
 pub mod params;
+pub mod play;
 mod pool;
 mod report;
 mod score;
@@ -64,7 +65,7 @@ pub use eval::{PIECE_VALUE, eval_trace, evaluate};
 pub use limits::{Clock, Limits};
 pub use pool::MAX_THREADS;
 pub use report::{Event, Report, SearchResult};
-pub use score::{Bound, INFINITE, MAX_DEPTH, MAX_PLY, Score};
+pub use score::{Bound, CP_LIMIT, INFINITE, MATE_VALUE, MAX_DEPTH, MAX_PLY, Score};
 pub use search::{FeatureCounts, TrialStats};
 pub use time::{DEFAULT_MOVE_OVERHEAD, TimeBudget};
 pub use tt::{DEFAULT_HASH_MB, MAX_HASH_MB, ProbeResult, TtPolicy, TtStats};
@@ -160,8 +161,11 @@ pub struct Engine {
     pool: Pool,
     /// A search was started and its result not yet collected.
     searching: bool,
-    /// The network that evaluates; `None`: the hand-written evaluation.
+    /// The network loaded; `None`: none (the hand-written evaluation).
     network: Option<Arc<nnue::Network>>,
+    /// Whether the loaded network evaluates (else the hand-written
+    /// evaluation does).
+    use_network: bool,
     /// Disconnects when the last search started can be collected.
     finished: crossbeam_channel::Receiver<()>,
     /// The measurement the searches run, if any (`None`: play).
@@ -203,6 +207,7 @@ impl Engine {
             pool,
             searching: false,
             network: nnue::embedded(),
+            use_network: true,
             // No search yet: a channel already disconnected.
             finished: crossbeam_channel::bounded(0).1,
             experiment: None,
@@ -332,15 +337,28 @@ impl Engine {
         self.pool.len()
     }
 
-    /// Chooses the evaluation of the next searches: a network, or `None`
-    /// for the hand-written evaluation. A new engine starts with the
-    /// embedded network ([`nnue::embedded`]), if the build has one.
+    /// Loads the network of the next searches, or `None` for none (the
+    /// hand-written evaluation). A new engine starts with the embedded
+    /// network ([`nnue::embedded`]), if the build has one. Whether it
+    /// evaluates is [`Engine::set_use_network`]'s.
     pub fn set_network(&mut self, network: Option<Arc<nnue::Network>>) {
         self.network = network;
     }
 
-    /// The network that evaluates (`None`: the hand-written evaluation).
+    /// Whether the loaded network evaluates (`true` for a new engine) or
+    /// the hand-written evaluation does (the `Use NNUE` option).
+    pub fn set_use_network(&mut self, on: bool) {
+        self.use_network = on;
+    }
+
+    /// The network that evaluates (`None`: the hand-written evaluation):
+    /// the loaded one, unless switched off.
     pub fn network(&self) -> Option<&Arc<nnue::Network>> {
+        self.network.as_ref().filter(|_| self.use_network)
+    }
+
+    /// The network loaded, whether or not it evaluates.
+    pub fn loaded_network(&self) -> Option<&Arc<nnue::Network>> {
         self.network.as_ref()
     }
 
@@ -430,7 +448,7 @@ impl Engine {
             trial: self.experiment,
             tt: Arc::clone(&self.tt),
             control,
-            network: self.network.clone(),
+            network: self.network().cloned(),
         }
     }
 

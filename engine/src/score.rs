@@ -53,7 +53,29 @@ pub enum Score {
     Mate(i32),
 }
 
+/// The bound of a printed centipawn score: keeps it apart from the
+/// printed mates, `±(MATE_VALUE − plies)` ([`Score::value`]).
+pub const CP_LIMIT: i32 = 9000;
+
+/// The printed value of a mate at the root (ElephantEye's scale, which
+/// UCCI prints and UCI's `cp` shares).
+pub const MATE_VALUE: i32 = 10000;
+
 impl Score {
+    /// The one integer for a score that both protocols print (UCCI after
+    /// `score`, UCI after `score cp`) and that compares scores across
+    /// searches: centipawns clamped to ±[`CP_LIMIT`], a mate `n` plies
+    /// away `±(MATE_VALUE − n)`.
+    pub fn value(self) -> i32 {
+        match self {
+            Score::Cp(cp) => cp.clamp(-CP_LIMIT, CP_LIMIT),
+            Score::Mate(plies) if plies > 0 => MATE_VALUE - plies.min(MATE_VALUE - CP_LIMIT - 1),
+            Score::Mate(plies) => {
+                -(MATE_VALUE - plies.saturating_neg().min(MATE_VALUE - CP_LIMIT - 1))
+            }
+        }
+    }
+
     /// The public form of a raw search or table score: mates and rule
     /// verdicts (one scale: a win by rule `n` plies away scores as a mate
     /// in `n`) become [`Score::Mate`] in plies, everything else

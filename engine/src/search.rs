@@ -81,6 +81,7 @@ mod trial;
 mod worker;
 
 use node::{Node, NodeKind};
+pub(crate) use position::clamp_network_score;
 use prune::{LateMovePruning, futile};
 use root::RootMove;
 use singular::{Singular, singular_candidate};

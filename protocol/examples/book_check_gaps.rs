@@ -1,4 +1,4 @@
-//! Runs the book check (`protocol::book_check`) on every move of the
+//! Runs the book check (`engine::play::book_check`) on every move of the
 //! built-in book along its main lines and prints what it decides, for
 //! choosing and re-checking the check's depth and margin
 //! (`docs/book-formats.md` §3):
@@ -15,8 +15,8 @@ use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use board::{Move, Position};
+use engine::play::book_check::{BookCheck, CHECK_DEPTH, REFUSAL_MARGIN, Step, Verdict};
 use engine::{Engine, Limits};
-use protocol::book_check::{BookCheck, CHECK_DEPTH, REFUSAL_MARGIN, Step, Verdict};
 
 /// One checked book move.
 struct Checked {

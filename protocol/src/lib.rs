@@ -5,7 +5,6 @@
 //! command-line tools.
 
 pub mod bench;
-pub mod book_check;
 pub mod command;
 pub mod fuzzing;
 pub mod limits;

@@ -3,7 +3,7 @@
 //! clock token counts (the later of two of the same meaning), its unit
 //! (`usemillisec`), the clamps (clock values to [`MAX_TIME_MS`], the depth
 //! to the engine's ply stack) and whether the book is consulted (the
-//! searches that check a book move are [`crate::book_check`]'s).
+//! searches that check a book move are the engine's: `engine::play`).
 //!
 //! Nothing here has state or prints: the session calls these functions
 //! and reports what they return, so each rule has one home and is tested
@@ -11,7 +11,7 @@
 
 use std::time::Duration;
 
-use board::{Color, Move, Position};
+use board::{Color, Position};
 use engine::{Clock, Limits};
 
 use crate::command::{Depth, GoCommand, MAX_TIME_MS};
@@ -85,16 +85,10 @@ pub fn clock(go: &GoCommand, side: Color, options: &Options) -> Option<(Clock, C
     Some((clock, ClockOwner::Other))
 }
 
-/// The limits of `go` in `pos` with the side to move's `clock`: the depth
-/// clamped to what the engine's ply stack reaches, infinite when no limit
-/// was given, `allowed` as the root moves unless it holds every legal move.
-pub fn limits(
-    go: &GoCommand,
-    pos: &Position,
-    allowed: &[Move],
-    clock: Option<Clock>,
-    options: &Options,
-) -> Limits {
+/// The limits of `go` with the side to move's `clock`: infinite when no
+/// limit was given. The root moves are the engine's to decide
+/// (`engine::play::allowed_moves`).
+pub fn limits(go: &GoCommand, clock: Option<Clock>, options: &Options) -> Limits {
     Limits {
         depth: match go.depth {
             Some(Depth::Plies(d)) => Some(d),
@@ -106,11 +100,6 @@ pub fn limits(
         mate: go.mate,
         infinite: go.infinite || !go.has_limit(),
         ponder: go.ponder,
-        root_moves: if allowed.len() == pos.legal_moves().len() {
-            Vec::new()
-        } else {
-            allowed.to_vec()
-        },
         multipv: options.multipv.max(1),
         ..Limits::default()
     }

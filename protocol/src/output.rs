@@ -11,6 +11,7 @@ use std::io::Write;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use board::{Color, Move, PieceKind, Position, Reason, Square};
+use engine::play::book_check::{CHECK_DEPTH, REFUSAL_MARGIN, Verdict};
 use engine::{Bound, Report, Score, TimeBudget};
 
 use crate::notation::Notation;
@@ -18,10 +19,10 @@ use crate::options::Dialect;
 
 /// UCCI's and UCI's common score bound for non-mate scores: keeps them
 /// apart from the mate range `10000 - p`.
-pub const SCORE_CLAMP: i32 = 9000;
+pub const SCORE_CLAMP: i32 = engine::CP_LIMIT;
 
 /// The mate base of the UCCI scale (ElephantEye's).
-pub const MATE_BASE: i32 = 10000;
+pub const MATE_BASE: i32 = engine::MATE_VALUE;
 
 /// A line sink shared by the session and the search callback. Each call
 /// writes one whole line and flushes it; write errors (a GUI that closed
@@ -113,13 +114,7 @@ pub const MAX_DIAGNOSTIC: usize = 1000;
 /// after `score cp`. Mates use `±(10000 − plies)`; other scores are clamped
 /// to ±9000.
 pub fn score_value(score: Score) -> i32 {
-    match score {
-        Score::Cp(cp) => cp.clamp(-SCORE_CLAMP, SCORE_CLAMP),
-        Score::Mate(plies) if plies > 0 => MATE_BASE - plies.min(MATE_BASE - SCORE_CLAMP - 1),
-        Score::Mate(plies) => {
-            -(MATE_BASE - plies.saturating_neg().min(MATE_BASE - SCORE_CLAMP - 1))
-        }
-    }
+    score.value()
 }
 
 /// UCI's `score …` words: `cp <s>` or `mate <moves>` (positive when the
@@ -285,6 +280,43 @@ pub fn no_move_line(dialect: Dialect) -> &'static str {
         Dialect::Ucci => "nobestmove",
         Dialect::Uci => "bestmove (none)",
     }
+}
+
+/// The diagnostic for the book check's `verdict` on `book_move`
+/// (`engine::play::book_check`).
+pub fn book_verdict_text(book_move: Move, verdict: &Verdict, notation: Notation) -> String {
+    let mut text = format!("book move {}", notation.show(book_move));
+    // Writing to a String cannot fail.
+    let _ = match *verdict {
+        Verdict::Agreed { depth } => {
+            write!(text, " played: the search prefers it too at depth {depth}")
+        }
+        Verdict::Unchecked { depth } => write!(
+            text,
+            " played unchecked: the check reached depth {depth} of {CHECK_DEPTH}"
+        ),
+        Verdict::Compared {
+            best,
+            best_score,
+            book_score,
+            gap,
+        } => write!(
+            text,
+            " {}: at depth {CHECK_DEPTH} it scores {}, {} scores {} ({gap} more; the limit is {REFUSAL_MARGIN})",
+            if verdict.refuses() {
+                "refused"
+            } else {
+                "played"
+            },
+            score_value(book_score),
+            notation.show(best),
+            score_value(best_score),
+        ),
+    };
+    if verdict.refuses() {
+        text.push_str("; searching for another move");
+    }
+    text
 }
 
 /// The depth-0 line of `go depth 0` with the static evaluation.
@@ -532,6 +564,38 @@ mod tests {
             "info currmove h2e2 currmovenumber 4"
         );
         assert_eq!(time_nodes_line(5, 6), "info time 5 nodes 6");
+    }
+
+    #[test]
+    fn book_verdicts_say_what_was_decided() {
+        let mv = |t: &str| t.parse::<Move>().unwrap();
+        let say = |v: Verdict| book_verdict_text(mv("h2e2"), &v, Notation::Iccs);
+        assert_eq!(
+            say(Verdict::Agreed { depth: 6 }),
+            "book move h2e2 played: the search prefers it too at depth 6"
+        );
+        assert_eq!(
+            say(Verdict::Unchecked { depth: 2 }),
+            "book move h2e2 played unchecked: the check reached depth 2 of 6"
+        );
+        assert_eq!(
+            say(Verdict::Compared {
+                best: mv("b2e2"),
+                best_score: Score::Cp(20),
+                book_score: Score::Cp(-900),
+                gap: 920,
+            }),
+            "book move h2e2 refused: at depth 6 it scores -900, b2e2 scores 20 \
+             (920 more; the limit is 350); searching for another move"
+        );
+        assert!(
+            book_verdict_text(
+                mv("h2e2"),
+                &Verdict::Agreed { depth: 6 },
+                Notation::Ranks1To10
+            )
+            .starts_with("book move h3e3 ")
+        );
     }
 
     #[test]

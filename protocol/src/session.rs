@@ -26,7 +26,6 @@ mod jobs;
 mod tests;
 
 use std::collections::VecDeque;
-use std::sync::Arc;
 
 use board::{Move, Position};
 use crossbeam_channel::{Receiver, never, select_biased};
@@ -76,8 +75,6 @@ pub struct Session {
     queue: VecDeque<Input>,
     /// The seed of the next weakened search's draw (advanced per search).
     level_seed: u64,
-    /// The network `evalfile` names (evaluating when `usennue` is on).
-    network: Option<Arc<engine::nnue::Network>>,
 }
 
 impl Session {
@@ -92,7 +89,6 @@ impl Session {
             out,
             dialect: Dialect::Uci,
             options,
-            network: engine.network().cloned(),
             engine,
             position: Some(Position::startpos()),
             bans: Vec::new(),
@@ -137,7 +133,7 @@ impl Session {
                 let search_end = self
                     .search
                     .as_ref()
-                    .map_or_else(never, SearchJob::worker_end);
+                    .map_or_else(never, |job| job.worker_end(&self.engine));
                 let perft_end = self.perft.as_ref().map_or_else(never, |j| j.result.clone());
                 // Biased, input first: a line that arrived before the end
                 // of the job was noticed is still handled as during it
@@ -297,8 +293,8 @@ impl Session {
             Command::Eval => match &self.position {
                 Some(pos) => {
                     self.out.line(engine::eval_trace(pos).trim_end());
-                    if let Some(net) = &self.network {
-                        let used = if self.options.use_nnue {
+                    if let Some(net) = self.engine.loaded_network() {
+                        let used = if self.engine.network().is_some() {
                             "used"
                         } else {
                             "not used"

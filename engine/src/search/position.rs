@@ -11,6 +11,12 @@ use crate::history::PieceTo;
 /// The network's scores are clamped to this, far from the decisive band.
 const NET_SCORE_LIMIT: i32 = 10_000;
 
+/// A network's evaluation as the search uses it: clamped far from the mate
+/// band, which the search reserves for proven results.
+pub(crate) fn clamp_network_score(score: i32) -> i32 {
+    score.clamp(-NET_SCORE_LIMIT, NET_SCORE_LIMIT)
+}
+
 impl<M: Mode> Search<'_, M> {
     /// Makes `mv` in the searched position, keeping the accumulators in
     /// step. Every move the search makes goes through here and
@@ -60,10 +66,7 @@ impl<M: Mode> Search<'_, M> {
         let e = match self.net {
             // Clamped far from the mate band, which the search reserves
             // for proven results.
-            Some(net) => self
-                .acc
-                .evaluate(net, &self.pos)
-                .clamp(-NET_SCORE_LIMIT, NET_SCORE_LIMIT),
+            Some(net) => clamp_network_score(self.acc.evaluate(net, &self.pos)),
             None => crate::eval::evaluate(&self.pos),
         };
         self.eval_cache.put(key, e);

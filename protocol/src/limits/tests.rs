@@ -16,7 +16,7 @@ fn limits_of(line: &str, options: &Options) -> Limits {
     let pos = Position::startpos();
     let go = go_of(line);
     let clock = clock(&go, pos.side_to_move(), options).map(|(c, _)| c);
-    limits(&go, &pos, &pos.legal_moves(), clock, options)
+    limits(&go, clock, options)
 }
 
 #[test]
@@ -111,12 +111,8 @@ fn limits_clamp_depth_and_default_to_infinite() {
     assert!(limits_of("go infinite", &options).infinite);
     assert!(!limits_of("go movetime 100", &options).infinite);
     assert!(limits_of("go ponder wtime 1000", &options).ponder);
-    // Every legal move allowed: no root move list.
+    // The root moves are the engine's to decide.
     assert!(limits_of("go depth 1", &options).root_moves.is_empty());
-    let pos = Position::startpos();
-    let one = [pos.legal_moves()[0]];
-    let go = go_of("go depth 1");
-    assert_eq!(limits(&go, &pos, &one, None, &options).root_moves, one);
     let multipv = Options {
         multipv: 0,
         ..Options::default()

@@ -120,10 +120,9 @@ impl Session {
         }
     }
 
-    /// Gives the engine the loaded network, or none when `usennue` is off.
+    /// Tells the engine whether its network evaluates (`usennue`).
     fn choose_evaluation(&mut self) {
-        let net = self.network.clone().filter(|_| self.options.use_nnue);
-        self.engine.set_network(net);
+        self.engine.set_use_network(self.options.use_nnue);
     }
 
     /// Loads the network an `evalfile` value names (read as the command
@@ -139,8 +138,7 @@ impl Session {
                 );
                 self.diag(&format!("evalfile {}: {described}", quote(spec)));
                 self.options.evalfile = spec.to_string();
-                self.network = net;
-                self.choose_evaluation();
+                self.engine.set_network(net);
             }
             Err(e) => {
                 let current = self.options.evalfile.clone();

@@ -1,96 +1,71 @@
-//! The session's two long jobs and their lifecycles: a search on the
-//! engine's threads ([`SearchJob`]: started by [`go`](super::go), collected
-//! when the engine signals its end, held while pondering or infinite, then
-//! its one final line) and a `go perft` count on a thread of its own
+//! The session's two long jobs and their lifecycles: a `go` on the
+//! engine ([`SearchJob`], whose [`Job`] is searching or answered: started
+//! by [`go`](super::go), advanced when the engine signals a search's end,
+//! held while pondering or infinite, then its one final line) and a `go perft` count on a thread of its own
 //! ([`PerftJob`]: started, stopped, its text printed when collected).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
-use std::time::Instant;
 
-use board::{Move, Position, Reason};
+use board::Reason;
 use crossbeam_channel::{Receiver, TryRecvError, never};
-use engine::{SearchHandle, SearchResult};
+use engine::Engine;
+use engine::play::{Answer, AnswerKind, Go, Progress};
 
 use super::Session;
-use crate::book_check::BookCheck;
 use crate::options::Dialect;
 use crate::output;
 
-/// A search in progress, with what is needed to check and print its
-/// final line.
+/// Where a `go` stands.
+pub(super) enum Job {
+    /// The engine searches for the move ([`engine::play::Go`]: the search,
+    /// or one of the book check's).
+    Searching(Box<Go>),
+    /// The engine has answered; the final line waits for `stop` or
+    /// `ponderhit` while [`SearchJob::holds`] says so.
+    Answered(Answer),
+}
+
+/// A `go` in flight, with what the protocol needs to print its final line.
 pub(super) struct SearchJob {
-    /// The engine's search; `None` when the answer was decided without
-    /// one ([`SearchJob::answered`]).
-    pub(super) handle: Option<SearchHandle>,
-    /// The final lines of a `go` answered without a search (no legal or
-    /// allowed move, `depth 0`), held because the `go` was a ponder or
-    /// infinite one: they wait for `stop` or `ponderhit` like a search's.
-    pub(super) answer: Option<Vec<String>>,
-    /// Disconnects when the worker has finished ([`engine::Engine::finished`]).
-    pub(super) finished: Receiver<()>,
-    /// The searched position.
-    pub(super) pos: Position,
-    /// The moves the search may play (legal, unbanned, in `searchmoves`).
-    pub(super) allowed: Vec<Move>,
+    pub(super) state: Job,
     /// Pondering and not yet hit: the final line waits.
     pub(super) pondering: bool,
     /// `go infinite` (or no limit): the final line waits for `stop`.
     pub(super) infinite: bool,
     /// The GUI offered a draw (`go draw`, `ponderhit draw`).
     pub(super) draw_offered: bool,
-    /// The book move under check while the engine's searches are those of
-    /// the check ([`crate::book_check`]); the move the `go` plays unless
-    /// the check refuses it.
-    pub(super) check: Option<BookCheck>,
-    /// When the `go` came: the check's searches charge the clock from here.
-    pub(super) started: Instant,
-    /// The result, once the worker has finished.
-    pub(super) result: Option<SearchResult>,
     /// Rule names already announced by the event callback.
     pub(super) rules_said: Arc<Mutex<Vec<Reason>>>,
 }
 
 impl SearchJob {
-    /// A ponder or infinite `go` answered without a search: `lines` are
-    /// printed when `stop` or `ponderhit` comes, as a search's final line
-    /// would be.
-    pub(super) fn answered(pos: Position, pondering: bool, lines: Vec<String>) -> SearchJob {
+    /// A ponder or infinite `go` the engine answered without a search: the
+    /// answer is printed when `stop` or `ponderhit` comes, as a search's
+    /// final line would be.
+    pub(super) fn answered(answer: Answer, pondering: bool) -> SearchJob {
         SearchJob {
-            handle: None,
-            answer: Some(lines),
-            finished: never(),
-            pos,
-            allowed: Vec::new(),
+            state: Job::Answered(answer),
             pondering,
             infinite: !pondering,
             draw_offered: false,
-            check: None,
-            started: Instant::now(),
-            result: None,
             rules_said: Arc::new(Mutex::new(Vec::new())),
         }
     }
 
-    /// Whether the final line must still wait although the worker ended.
+    /// Whether the final line must still wait although the engine has
+    /// answered.
     pub(super) fn holds(&self) -> bool {
         self.pondering || self.infinite
     }
 
-    /// Whether the worker has finished (its result can be collected
-    /// without waiting).
-    fn worker_done(&self) -> bool {
-        self.finished.try_recv() == Err(TryRecvError::Disconnected)
-    }
-
-    /// What to wait on for the worker's end: its channel until the result
-    /// is collected, then nothing (a disconnected channel is always ready).
-    pub(super) fn worker_end(&self) -> Receiver<()> {
-        if self.result.is_none() {
-            self.finished.clone()
-        } else {
-            never()
+    /// What to wait on for the engine's search to end: its channel while
+    /// it searches, then nothing (a disconnected channel is always ready).
+    pub(super) fn worker_end(&self, engine: &Engine) -> Receiver<()> {
+        match self.state {
+            Job::Searching(_) => engine.finished(),
+            Job::Answered(_) => never(),
         }
     }
 }
@@ -168,69 +143,85 @@ impl Session {
         }
     }
 
-    /// Collects the worker's result once it has finished, and prints the
-    /// final line unless it must be held.
+    /// Hands the engine's ended search to its [`Go`], which starts the
+    /// book check's next search or answers; prints the answer unless it
+    /// must be held.
     pub(super) fn collect_search(&mut self) {
-        let Some(run) = self.search.as_mut() else {
+        let Some(job) = self.search.as_mut() else {
             return;
         };
-        if run.handle.is_some() && run.result.is_none() && run.worker_done() {
-            run.result = Some(self.engine.wait());
-            if run.check.is_some() {
-                self.advance_book_check();
+        if let Job::Searching(go) = &mut job.state {
+            if self.engine.finished().try_recv() != Err(TryRecvError::Disconnected) {
                 return;
             }
+            let (answer, verdict) = match go.advance(&mut self.engine) {
+                Progress::Searching(verdict) => (None, verdict),
+                Progress::Done(answer, verdict) => (Some(answer), verdict),
+            };
+            if let Some(answer) = answer {
+                job.state = Job::Answered(answer);
+            }
+            if let Some((book_move, verdict)) = verdict {
+                self.say_verdict(book_move, &verdict);
+            }
         }
-        if (run.result.is_some() || run.answer.is_some()) && !run.holds() {
+        if self
+            .search
+            .as_ref()
+            .is_some_and(|j| matches!(j.state, Job::Answered(_)) && !j.holds())
+        {
             self.finish();
         }
     }
 
     pub(super) fn stop_search(&mut self) {
-        let Some(run) = self.search.as_mut() else {
+        let Some(mut job) = self.search.take() else {
             return;
         };
-        if let Some(handle) = &run.handle {
-            handle.stop();
-            if run.result.is_none() {
-                run.result = Some(self.engine.wait());
-            }
+        if let Job::Searching(go) = job.state {
+            job.state = Job::Answered(go.stop(&mut self.engine));
         }
-        run.pondering = false;
-        run.infinite = false;
+        job.pondering = false;
+        job.infinite = false;
+        self.search = Some(job);
         self.finish();
     }
 
     pub(super) fn ponderhit(&mut self, draw: bool) {
-        let Some(run) = self.search.as_mut() else {
+        let Some(job) = self.search.as_mut() else {
             return;
         };
-        if !run.pondering {
+        if !job.pondering {
             if self.options.debug {
                 self.diag("ponderhit ignored: not pondering");
             }
             return;
         }
-        if let Some(handle) = &run.handle {
-            handle.ponderhit();
+        if let Job::Searching(_) = job.state {
+            self.engine.handle().ponderhit();
         }
-        run.pondering = false;
-        run.draw_offered |= draw;
+        job.pondering = false;
+        job.draw_offered |= draw;
         self.collect_search();
     }
 
-    /// Prints the final line of the running search and returns to idle.
+    /// Prints the final line of the `go` in flight and returns to idle.
     pub(super) fn finish(&mut self) {
-        let Some(run) = self.search.take() else {
+        let Some(job) = self.search.take() else {
             return;
         };
-        if let Some(lines) = &run.answer {
-            for line in lines {
-                self.out.line(line);
+        let answer = match job.state {
+            Job::Answered(answer) => answer,
+            // Not reached: the session collects or stops a search first.
+            Job::Searching(go) => go.stop(&mut self.engine),
+        };
+        if answer.kind != AnswerKind::Searched {
+            for line in self.final_lines(&answer) {
+                self.out.line(&line);
             }
             return;
         }
-        let result = run.result.unwrap_or_else(|| self.engine.wait());
+        let result = &answer.result;
         if self.dialect == Dialect::Ucci {
             self.out.line(&output::time_nodes_line(
                 result.time.as_millis(),
@@ -238,7 +229,7 @@ impl Session {
             ));
         }
         if let Some(reason) = result.rule {
-            let said = run
+            let said = job
                 .rules_said
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
@@ -250,37 +241,32 @@ impl Session {
                 ));
             }
         }
-        // While the check holds the book move (kept, unchecked or stopped
-        // before a verdict), the book move is played.
-        let chosen = run
-            .check
-            .as_ref()
-            .map_or(result.best, |c| Some(c.book_move()));
-        let best = match chosen {
-            Some(m) if run.allowed.contains(&m) => Some(m),
-            Some(m) => {
-                self.diag(&format!(
-                    "search returned {}, which is not allowed here; playing another move",
-                    self.notation().show(m)
-                ));
-                run.allowed.first().copied()
-            }
-            None => run.allowed.first().copied(),
-        };
-        let Some(best) = best else {
+        let Some(best) = result.best else {
             self.out.line(output::no_move_line(self.dialect));
             return;
         };
-        let notation = self.notation();
-        let mut after = run.pos.clone();
-        after.make_move(best);
-        let ponder = result
-            .ponder
-            .filter(|&p| result.best == Some(best) && after.is_legal(p));
-        let draw = self.dialect == Dialect::Ucci
-            && run.draw_offered
-            && output::score_value(result.score) <= 0;
-        self.out
-            .line(&output::bestmove_line(notation, best, ponder, draw));
+        let draw = self.dialect == Dialect::Ucci && job.draw_offered && answer.accepts_draw();
+        self.out.line(&output::bestmove_line(
+            self.notation(),
+            best,
+            result.ponder,
+            draw,
+        ));
+    }
+
+    /// The final lines of an answer without a search: UCI's mated score
+    /// and no move, the depth-0 evaluation and no move, or no move.
+    pub(super) fn final_lines(&self, answer: &Answer) -> Vec<String> {
+        let none = output::no_move_line(self.dialect).to_string();
+        match answer.kind {
+            AnswerKind::NoLegalMove if self.dialect == Dialect::Uci => {
+                vec!["info depth 0 score mate 0".to_string(), none]
+            }
+            AnswerKind::DepthZero => vec![
+                output::depth_zero_line(self.dialect, output::score_value(answer.result.score)),
+                none,
+            ],
+            _ => vec![none],
+        }
     }
 }

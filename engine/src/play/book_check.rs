@@ -2,9 +2,9 @@
 //! (`docs/book-formats.md` §3, `docs/ucci.md` §4): its searches, their
 //! limits and the verdict. It stops a book blunder, not a main line.
 //!
-//! The check is a short state machine the session drives, one engine
-//! search per step, so that the session answers `isready`, `stop` and
-//! `quit` during it as during any search:
+//! The check is a short state machine that [`super::Go`] drives, one
+//! engine search per step, so that a front end answers `isready`, `stop`
+//! and `quit` during it as during any search:
 //!
 //! 1. Search every allowed move to [`CHECK_DEPTH`], bounded also by the
 //!    `go`'s own clock or `movetime`. If the book move comes out best, it
@@ -24,16 +24,14 @@
 //! A search that ends short of [`CHECK_DEPTH`] (a clock too short for the
 //! check) gives no verdict, and the book move is played: the check needs
 //! a search of meaningful depth to overrule master games. This module
-//! decides; the session (`session/go.rs`) starts the searches and prints.
+//! decides; [`super::Go`] starts the searches, and the front end prints
+//! the [`Verdict`].
 
-use std::fmt::Write as _;
 use std::time::Duration;
 
 use board::Move;
-use engine::{Limits, Score, SearchResult};
 
-use crate::notation::Notation;
-use crate::output;
+use crate::{Limits, Score, SearchResult};
 
 /// The depth both searches of the check complete before the book move can
 /// be refused. At depth 6 the search sees a piece left hanging, or lost to
@@ -70,7 +68,7 @@ pub struct BookCheck {
     best: Option<SearchResult>,
 }
 
-/// What the session does after a search of the check ends.
+/// What follows a search of the check.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Step {
     /// Run this search next: the book move alone.
@@ -105,7 +103,7 @@ pub enum Verdict {
         best_score: Score,
         /// The book move's score.
         book_score: Score,
-        /// `best_score − book_score` on the protocol's scale.
+        /// `best_score − book_score` as [`Score::value`] gives them.
         gap: i32,
     },
 }
@@ -170,7 +168,7 @@ impl BookCheck {
         let Some(best) = first.best else {
             return Step::Play(Verdict::Unchecked { depth: 0 });
         };
-        let gap = output::score_value(first.score) - output::score_value(result.score);
+        let gap = first.score.value() - result.score.value();
         let verdict = Verdict::Compared {
             best,
             best_score: first.score,
@@ -183,40 +181,13 @@ impl BookCheck {
             Step::Play(verdict)
         }
     }
+}
 
-    /// The diagnostic for `verdict` on this check's book move.
-    pub fn describe(&self, verdict: &Verdict, notation: Notation) -> String {
-        let mut text = format!("book move {}", notation.show(self.mv));
-        // Writing to a String cannot fail.
-        let _ = match *verdict {
-            Verdict::Agreed { depth } => {
-                write!(text, " played: the search prefers it too at depth {depth}")
-            }
-            Verdict::Unchecked { depth } => write!(
-                text,
-                " played unchecked: the check reached depth {depth} of {CHECK_DEPTH}"
-            ),
-            Verdict::Compared {
-                best,
-                best_score,
-                book_score,
-                gap,
-            } => {
-                let refused = gap > REFUSAL_MARGIN;
-                write!(
-                    text,
-                    " {}: at depth {CHECK_DEPTH} it scores {}, {} scores {} ({gap} more; the limit is {REFUSAL_MARGIN})",
-                    if refused { "refused" } else { "played" },
-                    output::score_value(book_score),
-                    notation.show(best),
-                    output::score_value(best_score),
-                )
-            }
-        };
-        if matches!(verdict, Verdict::Compared { gap, .. } if *gap > REFUSAL_MARGIN) {
-            text.push_str("; searching for another move");
-        }
-        text
+impl Verdict {
+    /// Whether the book move is refused: another move scores more than
+    /// [`REFUSAL_MARGIN`] above it.
+    pub fn refuses(&self) -> bool {
+        matches!(self, Verdict::Compared { gap, .. } if *gap > REFUSAL_MARGIN)
     }
 }
 
@@ -236,7 +207,7 @@ fn charge(limits: &Limits, elapsed: Duration) -> Limits {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::Clock;
+    use crate::Clock;
 
     fn mv(text: &str) -> Move {
         text.parse().unwrap()
@@ -380,35 +351,5 @@ mod tests {
         let _ = check.next(&result("b2e2", Score::Cp(900), 6, 30_000), Duration::ZERO);
         let step = check.next(&result("h2e2", Score::Cp(-900), 4, 60_000), Duration::ZERO);
         assert_eq!(step, Step::Play(Verdict::Unchecked { depth: 4 }));
-    }
-
-    #[test]
-    fn the_diagnostics_say_what_was_decided() {
-        let (check, _) = BookCheck::new(mv("h2e2"), go_limits());
-        let say = |v| check.describe(&v, Notation::Iccs);
-        assert_eq!(
-            say(Verdict::Agreed { depth: 6 }),
-            "book move h2e2 played: the search prefers it too at depth 6"
-        );
-        assert_eq!(
-            say(Verdict::Unchecked { depth: 2 }),
-            "book move h2e2 played unchecked: the check reached depth 2 of 6"
-        );
-        let refused = say(Verdict::Compared {
-            best: mv("b2e2"),
-            best_score: Score::Cp(20),
-            book_score: Score::Cp(-900),
-            gap: 920,
-        });
-        assert_eq!(
-            refused,
-            "book move h2e2 refused: at depth 6 it scores -900, b2e2 scores 20 \
-             (920 more; the limit is 350); searching for another move"
-        );
-        assert!(
-            check
-                .describe(&Verdict::Agreed { depth: 6 }, Notation::Ranks1To10)
-                .starts_with("book move h3e3 ")
-        );
     }
 }
