@@ -1,6 +1,6 @@
 //! The NNUE pipeline end to end, at a size that takes seconds: `chariot
 //! datagen` writes a few hundred positions, the trainer trains a network of
-//! each format on them for a few steps and exports it, the engine loads the
+//! each architecture on them for a few steps and exports it, the engine loads the
 //! file, and its evaluation of every position matches the trainer's float
 //! model within the quantisation bound.
 

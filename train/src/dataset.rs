@@ -11,9 +11,7 @@
 //! Mirroring (`--mirror`) stores nothing: an [`Entry`] names a sample and
 //! whether to see it left-right mirrored, and the architecture computes
 //! the mirrored rows when the sample is trained ([`Arch::mirror_into`]),
-//! so the data set keeps one sample per position. (In format 4 a mirror
-//! differs from its position only for a perspective whose general stands
-//! on the e-file: the encoding already folds the board.)
+//! so the data set keeps one sample per position.
 
 use std::path::Path;
 
@@ -166,7 +164,8 @@ impl Dataset {
             .map(move |(p, sq): (board::Piece, Square)| (p, if mirror { sq.mirror() } else { sq }));
         let us = self.arch.active(side, pieces.clone());
         let them = self.arch.active(!side, pieces);
-        // The material, and so the bucket, is the same in the mirror.
+        // The output bucket is read off the position as it stands: a bucket
+        // rule must give a position and its mirror the same one.
         let bucket = self.arch.output_bucket(pos);
         // Datasets stay far below 4 billion values; a perspective has at
         // most MAX_ACTIVE (32) rows, the result is −1, 0 or 1 and a bucket

@@ -23,7 +23,7 @@
 //!
 //! The architectures and the quantisation are the engine's
 //! (`engine::nnue::features::Arch`, `engine::nnue::network`): the trainer
-//! picks one (`--arch`, format 3 by default) but never decides its shape,
+//! picks one (`--arch`, `squares` by default) but never decides its shape,
 //! so an exported file always fits the engine that built it. A run is a
 //! function of its data files, architecture, seed and thread count: the
 //! same network file, byte for byte, with the same build on any CPU

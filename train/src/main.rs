@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
+use board::PieceKind;
 use clap::{Parser, Subcommand};
 use engine::nnue::Network;
 use engine::nnue::features::Arch;
@@ -42,7 +43,8 @@ enum Command {
         file: PathBuf,
     },
     /// Count the positions the trainer would keep by material (chariots,
-    /// horses and cannons on the board) and by format 4's output bucket.
+    /// horses and cannons on the board, both sides): how the data spreads
+    /// over the counts an output-bucket rule by material would divide.
     Material {
         /// Games files written by `chariot datagen` (`.xz` accepted).
         #[arg(required = true)]
@@ -97,10 +99,10 @@ struct TrainArgs {
     /// is the same).
     #[arg(long)]
     scalar: bool,
-    /// The network architecture, by format version: v3 (every square,
-    /// one output) or v4 (legal squares of a mirrored half-board, output
-    /// buckets by material; `docs/nnue.md` §1).
-    #[arg(long, value_name = "v3|v4", default_value = "v3")]
+    /// The network architecture, by name or by its file format version:
+    /// squares (format 3: every square for every piece, one output;
+    /// `docs/nnue.md` §1).
+    #[arg(long, value_name = "squares", default_value = "squares")]
     arch: Arch,
 }
 
@@ -146,19 +148,29 @@ fn hand_written_loss(files: &[PathBuf], cfg: &Config) -> Result<f64> {
     Ok(sum / n.max(1) as f64)
 }
 
-/// The positions of the data the default filters keep, by material and
-/// by format 4's output bucket: the measurement `MATERIAL_BUCKET` is
-/// chosen from (`docs/nnue.md` §1).
+/// Chariots, horses and cannons on the board, both sides together (0–12).
+fn material(pos: &board::Position) -> usize {
+    let mut n = 0;
+    for c in board::Color::ALL {
+        for k in [PieceKind::Rook, PieceKind::Knight, PieceKind::Cannon] {
+            n += pos.pieces(c, k).count() as usize;
+        }
+    }
+    n
+}
+
+/// The positions of the data the default filters keep, by [`material`]:
+/// the spread a rule of output buckets by material divides, so that
+/// each bucket has its share of the data (`docs/nnue.md` §5).
 fn run_material(files: &[PathBuf]) -> Result<()> {
-    use engine::nnue::features::{MATERIAL_BUCKET, OUTPUT_BUCKETS, material};
-    let mut by_material = [0u64; MATERIAL_BUCKET.len()];
+    let mut by_material = [0u64; 13];
     let mut selector = Selector::new(Filters::default());
     for path in files {
         for game in games::open(path).with_context(|| format!("in {}", path.display()))? {
             let game = game.with_context(|| format!("in {}", path.display()))?;
             game.replay(|pos, ply| {
                 if selector.judge(pos, ply).is_ok() {
-                    by_material[material(pos).min(MATERIAL_BUCKET.len() - 1)] += 1;
+                    by_material[material(pos).min(by_material.len() - 1)] += 1;
                 }
             })
             .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
@@ -168,21 +180,9 @@ fn run_material(files: &[PathBuf]) -> Result<()> {
     #[allow(clippy::cast_precision_loss)]
     let percent = |n: u64| 100.0 * n as f64 / total as f64;
     say!("{total} positions kept");
-    say!("chariots+horses+cannons  positions  share  bucket");
+    say!("chariots+horses+cannons  positions  share");
     for (count, &n) in by_material.iter().enumerate() {
-        say!(
-            "{count:>23}  {n:>9}  {:>4.1}%  {:>6}",
-            percent(n),
-            MATERIAL_BUCKET[count]
-        );
-    }
-    let mut by_bucket = [0u64; OUTPUT_BUCKETS];
-    for (count, &n) in by_material.iter().enumerate() {
-        by_bucket[usize::from(MATERIAL_BUCKET[count])] += n;
-    }
-    say!("output bucket  positions  share");
-    for (bucket, &n) in by_bucket.iter().enumerate() {
-        say!("{bucket:>13}  {n:>9}  {:>4.1}%", percent(n));
+        say!("{count:>23}  {n:>9}  {:>4.1}%", percent(n));
     }
     Ok(())
 }

@@ -4,7 +4,7 @@
 //! Forward, for one position: each perspective's hidden layer is
 //! `h = b₁ + Σ W₁[row]` over its active rows; the activation is
 //! `a = clamp(h, 0, 1)²`; the output, through the sample's output bucket
-//! `k` (always 0 in format 3), is `y = b₂[k] + w₂[k][us] · a_us +
+//! `k` (always 0 with one output layer), is `y = b₂[k] + w₂[k][us] · a_us +
 //! w₂[k][them] · a_them`, and `y ×` [`SCALE`] is centipawns. Backward uses
 //! that `∂a/∂h = 2h` inside `(0, 1)` and 0 outside, and touches only the
 //! rows that were active and the sample's output bucket, which is what
@@ -31,7 +31,7 @@ pub const WEIGHT_LIMIT: f32 = 1.98;
 /// The network's parameters in `f32`, laid out as the engine's.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNetwork {
-    /// The architecture (the engine's format version) it has the shape of.
+    /// The engine's architecture it has the shape of.
     pub arch: Arch,
     /// First layer, one row per input ([`Arch::inputs`] of them).
     pub ft: Vec<Row>,

@@ -25,10 +25,9 @@
 //! quantisation. A row that has never had a gradient needs no replay: its
 //! moments are exactly `+0`, a zero-gradient step keeps them `+0` and moves
 //! `p` by `sₜ·(+0)/(√(+0) + ε) = +0`, which leaves every `p` as it is, and
-//! the clip does nothing to a weight already within it. That spares, in
-//! format 3, 45 % of the 1,260 rows (squares where no piece of that kind
-//! can stand; format 4 has no such rows) and, in small batches, the rare
-//! ones.
+//! the clip does nothing to a weight already within it. That spares 45 %
+//! of the squares encoding's 1,260 rows (squares where no piece of that
+//! kind can stand) and, in small batches, the rare ones.
 
 use engine::nnue::features::MAX_INPUTS;
 use rayon::prelude::*;

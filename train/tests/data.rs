@@ -1,5 +1,5 @@
-//! The trainer on stored data: games chunks decode and train (in both
-//! network formats), the validation split holds out whole games, mirrors
+//! The trainer on stored data: games chunks decode and train (in every
+//! network architecture), the validation split holds out whole games, mirrors
 //! are computed rather than stored, and a run writes the same network file
 //! every time, with the portable kernels too and with no reader on stdout.
 
@@ -101,13 +101,13 @@ fn a_stored_chunk_of_each_generation_decodes_and_trains() {
         );
     }
     for chunk in &chunks {
-        decode_and_train(Arch::V3, chunk);
+        decode_and_train(Arch::Squares, chunk);
     }
 }
 
 #[test]
 fn a_game_is_one_group_and_the_split_keeps_it_whole() {
-    let mut data = Dataset::new(Arch::V3);
+    let mut data = Dataset::new(Arch::Squares);
     let mut selector = Selector::new(Filters::default());
     data.load(&sample_chunk(), &mut selector).expect("loads");
     assert_eq!(data.games(), 4);
@@ -118,7 +118,7 @@ fn a_game_is_one_group_and_the_split_keeps_it_whole() {
         assert!(groups.iter().filter(|&&x| x == g).count() > 3, "game {g}");
     }
 
-    let (data, _) = synthetic(Arch::V3, 3000, 4, Some(20));
+    let (data, _) = synthetic(Arch::Squares, 3000, 4, Some(20));
     let cfg = Config {
         validation: 0.2,
         ..Config::default()
@@ -146,7 +146,7 @@ fn a_game_is_one_group_and_the_split_keeps_it_whole() {
 
 #[test]
 fn a_sample_reads_back_as_pushed() {
-    let (_, positions) = synthetic(Arch::V3, 40, 2, None);
+    let (_, positions) = synthetic(Arch::Squares, 40, 2, None);
     let labels = [
         (-3000, -1),
         (-1, 0),
@@ -186,7 +186,7 @@ fn sorted(rows: &[u16]) -> Vec<u16> {
 
 #[test]
 fn mirrored_rows_are_the_mirrored_positions_rows() {
-    let (_, positions) = synthetic(Arch::V3, 500, 8, None);
+    let (_, positions) = synthetic(Arch::Squares, 500, 8, None);
     let mut room = [0; MAX_ACTIVE];
     let mut back = [0; MAX_ACTIVE];
     for arch in Arch::ALL {
@@ -205,8 +205,7 @@ fn mirrored_rows_are_the_mirrored_positions_rows() {
         assert_eq!(checked, 1000);
 
         // Through the data set: an entry's mirror is the stored mirror's
-        // rows (the position has its generals on the e-file, so it differs
-        // from its mirror in format 4 too).
+        // rows.
         let pos = Position::from_fen(
             "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2B2C1/9/RNBAKA1NR b - - 0 1",
         )
@@ -262,8 +261,9 @@ fn train_file(dir: &Path, name: &str, extra: &[&str]) -> (Vec<u8>, String) {
 fn the_same_data_seed_and_threads_write_the_same_file() {
     let dir = std::env::temp_dir().join(format!("chariot-train-repro-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    for arch in ["v3", "v4"] {
-        let options = ["--threads", "2", "--arch", arch];
+    for arch in Arch::ALL {
+        let name = arch.to_string();
+        let options = ["--threads", "2", "--arch", &name];
         let (first, text) = train_file(&dir, "a.nnue", &options);
         for line in [
             "60 positions from 4 games",
@@ -271,12 +271,12 @@ fn the_same_data_seed_and_threads_write_the_same_file() {
             "samples/s",
             "quantisation error over the data",
             "hand-written evaluation's loss",
-            &format!("Chariot NNUE {arch}"),
+            &format!("Chariot NNUE v{}", arch.version()),
         ] {
             assert!(text.contains(line), "no `{line}` in {text}");
         }
         let net = engine::nnue::Network::from_bytes(&first).expect("loads");
-        assert_eq!(net.arch().to_string(), arch);
+        assert_eq!(net.arch(), arch);
         let (second, _) = train_file(&dir, "b.nnue", &options);
         assert!(first == second, "{arch}: two runs wrote different networks");
         // The portable kernels give the same bits as AVX2.
@@ -311,5 +311,48 @@ fn a_closed_stdout_costs_a_run_only_its_report() {
         std::fs::read(&closed).is_ok_and(|bytes| bytes == open),
         "another network, or none"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A network file of a version this build does not read — 4, the format
+/// that never shipped, among them — is refused by `check` with the
+/// loader's reason, and `--arch` refuses a removed architecture by name
+/// before any data is read.
+#[test]
+fn unknown_versions_and_architectures_are_refused_by_name() {
+    let dir = std::env::temp_dir().join(format!("chariot-train-refused-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let good = FloatNetwork::random(Arch::Squares, &mut Pcg64Mcg::new(3))
+        .quantise()
+        .to_bytes();
+    for (version, why) in [(4u8, "never shipped"), (1, "256-wide"), (9, "")] {
+        let mut bytes = good.clone();
+        bytes[8] = version;
+        let file = dir.join(format!("v{version}.nnue"));
+        std::fs::write(&file, &bytes).expect("write");
+        let run = Command::new(env!("CARGO_BIN_EXE_chariot-train"))
+            .arg("check")
+            .arg(&file)
+            .output()
+            .expect("run chariot-train check");
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert!(!run.status.success(), "version {version} accepted");
+        assert!(
+            err.contains(&format!(
+                "network format version {version}, this build reads version 3"
+            )) && err.contains(why),
+            "{err}"
+        );
+    }
+    let run = train_command(&dir.join("never.nnue"), &["--arch", "v4"])
+        .output()
+        .expect("run chariot-train");
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(!run.status.success());
+    assert!(
+        err.contains("never shipped") && err.contains("squares (format 3)"),
+        "{err}"
+    );
+    assert!(!dir.join("never.nnue").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -5,7 +5,7 @@
 mod common;
 
 use board::{Color, Piece, PieceKind, Square};
-use engine::nnue::features::{Arch, MAX_INPUTS, View};
+use engine::nnue::features::{Arch, MAX_INPUTS};
 use rand_core::RngCore;
 use rand_pcg::Pcg64Mcg;
 use train::kernels::{self, Backend, Row};
@@ -227,16 +227,13 @@ fn start(arch: Arch) -> (FloatNetwork, usize) {
     {
         *w *= 6.0;
     }
-    // Format 3: own advisor on a0, where no advisor stands. Format 4 has
-    // rows for legal squares only: an enemy soldier on the perspective's
-    // own back rank, which no 12-ply game reaches.
+    // The own advisor on a0, where no advisor stands.
     let a0 = Square::from_index(0).expect("a0");
     let untouched = match arch {
-        Arch::V3 => PieceKind::Advisor.index() * 90,
-        Arch::V4 => arch.index(
+        Arch::Squares => arch.index(
             Color::Red,
-            View::default(),
-            Piece::new(Color::Black, PieceKind::Pawn),
+            0,
+            Piece::new(Color::Red, PieceKind::Advisor),
             a0,
         ),
     };

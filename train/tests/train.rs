@@ -1,4 +1,4 @@
-//! The trainer's checks, for both network formats: the hand-written
+//! The trainer's checks, for every network architecture: the hand-written
 //! gradient against finite differences, the loss falling on a small
 //! synthetic task, and the exported network agreeing with the float one
 //! within the quantisation bound.
@@ -15,8 +15,8 @@ use common::synthetic;
 
 #[test]
 fn validation_never_holds_the_mirror_of_a_training_position() {
-    let (_, positions) = synthetic(Arch::V3, 400, 9, None);
-    let mut data = Dataset::new(Arch::V3);
+    let (_, positions) = synthetic(Arch::Squares, 400, 9, None);
+    let mut data = Dataset::new(Arch::Squares);
     for (game, pos) in (0u32..).zip(&positions) {
         data.push(pos, 0, 0, game, false);
         data.push(pos, 0, 0, game, true);

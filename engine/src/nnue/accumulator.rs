@@ -5,10 +5,9 @@
 //! most three features per perspective (the mover leaves a square, arrives
 //! on another, a captured piece disappears), so [`Accumulator::apply_move`]
 //! costs a few row additions where [`Accumulator::refresh`] costs one per
-//! piece. A perspective whose general's move changes its view (another
-//! king bucket in format 3, across the e-file in format 4's mirroring:
-//! [`features::View`]) is refreshed instead, because every one of its rows
-//! changes.
+//! piece. A perspective whose general's move changes its king bucket
+//! ([`features::Arch::king_bucket`]) is refreshed instead, because every
+//! one of its rows changes.
 //!
 //! The search will keep one accumulator per ply: [`Accumulator::update_from`]
 //! writes the next ply's from the previous one in a single pass, and unmake
@@ -16,7 +15,7 @@
 
 use board::{Color, Move, Piece, PieceKind, Position, Square};
 
-use super::features::{self, HIDDEN, View};
+use super::features::{self, HIDDEN};
 use super::network::Network;
 use super::simd::{self, Backend};
 
@@ -73,24 +72,38 @@ impl Accumulator {
     }
 
     /// Adds `piece` on `sq` to one perspective whose general gives it
-    /// view `view`.
+    /// king bucket `king_bucket`.
     #[inline]
-    pub fn add(&mut self, net: &Network, persp: Color, view: View, piece: Piece, sq: Square) {
-        let row = net.arch().index(persp, view, piece, sq);
+    pub fn add(
+        &mut self,
+        net: &Network,
+        persp: Color,
+        king_bucket: usize,
+        piece: Piece,
+        sq: Square,
+    ) {
+        let row = net.arch().index(persp, king_bucket, piece, sq);
         simd::add_row(&mut self.values[persp.index()], net.ft_row(row));
     }
 
     /// Removes `piece` from `sq` in one perspective (see [`Accumulator::add`]).
     #[inline]
-    pub fn remove(&mut self, net: &Network, persp: Color, view: View, piece: Piece, sq: Square) {
-        let row = net.arch().index(persp, view, piece, sq);
+    pub fn remove(
+        &mut self,
+        net: &Network,
+        persp: Color,
+        king_bucket: usize,
+        piece: Piece,
+        sq: Square,
+    ) {
+        let row = net.arch().index(persp, king_bucket, piece, sq);
         simd::sub_row(&mut self.values[persp.index()], net.ft_row(row));
     }
 
     /// Brings an accumulator of the position before the last move up to
     /// `pos`, the position after it (its [`board::State`] names the move and
     /// the captured piece). A perspective whose general's move changed its
-    /// view is refreshed; a null move or a position without a last move
+    /// king bucket is refreshed; a null move or a position without a last move
     /// changes nothing.
     pub fn apply_move(&mut self, net: &Network, pos: &Position) {
         let state = pos.state();
@@ -103,15 +116,15 @@ impl Accumulator {
         };
         let arch = net.arch();
         for persp in Color::ALL {
-            let view = arch.view(persp, pos.king_square(persp));
-            if moved == Piece::new(persp, PieceKind::King) && arch.view(persp, from) != view {
+            let kb = arch.king_bucket(persp, pos.king_square(persp));
+            if moved == Piece::new(persp, PieceKind::King) && arch.king_bucket(persp, from) != kb {
                 self.refresh_side(net, pos, persp);
                 continue;
             }
-            self.remove(net, persp, view, moved, from);
-            self.add(net, persp, view, moved, to);
+            self.remove(net, persp, kb, moved, from);
+            self.add(net, persp, kb, moved, to);
             if let Some(captured) = state.captured {
-                self.remove(net, persp, view, captured, to);
+                self.remove(net, persp, kb, captured, to);
             }
         }
     }
@@ -120,7 +133,7 @@ impl Accumulator {
     /// position before `pos`'s last move, in one pass per perspective
     /// (the search's copy-and-update; [`Accumulator::apply_move`] is the
     /// in-place twin). Refreshes a perspective whose general's move
-    /// changed its view; a null move or no last move copies `prev`.
+    /// changed its king bucket; a null move or no last move copies `prev`.
     pub fn update_from(
         &mut self,
         prev: &Accumulator,
@@ -138,24 +151,27 @@ impl Accumulator {
         };
         let arch = net.arch();
         for persp in Color::ALL {
-            let v = arch.view(persp, pos.king_square(persp));
-            if moved == Piece::new(persp, PieceKind::King) && arch.view(persp, m.from()) != v {
+            let kb = arch.king_bucket(persp, pos.king_square(persp));
+            if moved == Piece::new(persp, PieceKind::King)
+                && arch.king_bucket(persp, m.from()) != kb
+            {
                 self.refresh_side(net, pos, persp);
                 continue;
             }
-            self.update_side(prev, net, persp, v, (moved, m, state.captured), backend);
+            self.update_side(prev, net, persp, kb, (moved, m, state.captured), backend);
         }
     }
 
     /// Makes this accumulator the one of `prev` after `delta` (a null move
-    /// copies), both perspectives seen in `views`: the caller vouches that
-    /// the move changed neither side's view (a general that changes it
-    /// needs a refresh from its position). One fused pass a perspective.
+    /// copies), both perspectives in the king buckets `king_buckets`: the
+    /// caller vouches that the move changed neither side's king bucket (a
+    /// general that changes it needs a refresh from its position). One
+    /// fused pass a perspective.
     pub fn update_by(
         &mut self,
         prev: &Accumulator,
         net: &Network,
-        views: [View; 2],
+        king_buckets: [usize; 2],
         delta: Delta,
         backend: Backend,
     ) {
@@ -164,30 +180,37 @@ impl Accumulator {
             return;
         };
         for persp in Color::ALL {
-            self.update_side(prev, net, persp, views[persp.index()], change, backend);
+            self.update_side(
+                prev,
+                net,
+                persp,
+                king_buckets[persp.index()],
+                change,
+                backend,
+            );
         }
     }
 
     /// `persp`'s half of a copy-and-update by one move, `(moved, m,
-    /// captured)`, seen in `view`.
+    /// captured)`, in king bucket `kb`.
     #[inline]
     fn update_side(
         &mut self,
         prev: &Accumulator,
         net: &Network,
         persp: Color,
-        view: View,
+        kb: usize,
         (moved, m, captured): Change,
         backend: Backend,
     ) {
         let arch = net.arch();
-        let add = net.ft_row(arch.index(persp, view, moved, m.to()));
-        let sub = net.ft_row(arch.index(persp, view, moved, m.from()));
+        let add = net.ft_row(arch.index(persp, kb, moved, m.to()));
+        let sub = net.ft_row(arch.index(persp, kb, moved, m.from()));
         let out = &mut self.values[persp.index()];
         let prev = &prev.values[persp.index()];
         match captured {
             Some(c) => {
-                let cap = net.ft_row(arch.index(persp, view, c, m.to()));
+                let cap = net.ft_row(arch.index(persp, kb, c, m.to()));
                 simd::copy_update(backend, out, prev, add, &[sub, cap]);
             }
             None => simd::copy_update(backend, out, prev, add, &[sub]),

@@ -4,13 +4,13 @@
 //! module reads and writes.
 //!
 //! What lives where:
-//! - [`features`]: the architectures ([`features::Arch`], one per format
-//!   version) — the input encodings (piece kind × relative colour ×
-//!   perspective-relative square: every square per king bucket in format
-//!   3, the legal squares of a mirrored half-board in format 4) and the
-//!   output buckets by material — and the constants they share.
-//! - [`network`]: the quantised weights, the network file of either
-//!   format (header, payload, checksum) and its validating loader.
+//! - [`features`]: the architectures ([`features::Arch`], named by what
+//!   they encode, each with its file format version) — the input
+//!   encoding (piece kind × relative colour × perspective-relative
+//!   square, every square per king bucket) and the output buckets — and
+//!   the constants they share.
+//! - [`network`]: the quantised weights, the network file (header,
+//!   payload, checksum) and its validating loader.
 //! - [`accumulator`]: the hidden layer kept per perspective, refreshed from
 //!   a position or updated by adding and removing features.
 //! - [`simd`]: the output layer (squared clipped ReLU and the dot product

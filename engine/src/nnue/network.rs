@@ -1,14 +1,14 @@
 //! The quantised network and its file.
 //!
 //! File layout (all integers little-endian; `docs/nnue.md` §2 has the full
-//! tables of both formats):
+//! table):
 //!
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `CHNNUE\r\n` |
-//! | 8 | 4 | format version (3 or 4: the [`Arch`]) |
-//! | 12 | 4 | inputs ([`Arch::inputs`]; per king bucket in format 3) |
-//! | 16 | 4 | king buckets (format 3) or output buckets (format 4) |
+//! | 8 | 4 | format version ([`Arch::version`]) |
+//! | 12 | 4 | inputs per king bucket |
+//! | 16 | 4 | king buckets |
 //! | 20 | 4 | hidden width ([`HIDDEN`]) |
 //! | 24 | 4 | activation (1 = squared clipped ReLU) |
 //! | 28 | 4 | QA |
@@ -22,8 +22,8 @@
 //! input), its biases `i16[HIDDEN]`, the output weights
 //! `i16[output buckets][2][HIDDEN]` (side to move's half first), the output
 //! biases `i32[output buckets]`. Format 3 has one output bucket. The
-//! 256-wide formats 1 and 2 had the same layout; this build refuses them
-//! by their version.
+//! 256-wide formats 1 and 2 had the same layout; this build refuses them,
+//! and format 4, by their version.
 //!
 //! The loader reads the version, checks every field against that
 //! version's architecture before it trusts any, never panics, and names
@@ -128,22 +128,25 @@ impl fmt::Display for NetworkError {
             }
             NetworkError::BadMagic => f.write_str("not a Chariot network file (bad magic)"),
             NetworkError::WrongVersion { found } => {
+                let reads = Arch::ALL.map(|a| a.version().to_string());
+                let (last, rest) = reads.split_last().expect("at least one architecture");
+                let reads = match rest {
+                    [] => format!("version {last}"),
+                    _ => format!("versions {} and {last}", rest.join(", ")),
+                };
                 write!(
                     f,
-                    "network format version {found}, this build reads versions"
+                    "network format version {found}, this build reads {reads}"
                 )?;
-                for (i, arch) in Arch::ALL.iter().enumerate() {
-                    let sep = match i {
-                        0 => " ",
-                        _ if i + 1 == Arch::ALL.len() => " and ",
-                        _ => ", ",
-                    };
-                    write!(f, "{sep}{}", arch.version())?;
+                match found {
+                    1 | 2 => f.write_str(
+                        " (versions 1 and 2 are the 256-wide networks of earlier builds)",
+                    ),
+                    4 => {
+                        f.write_str(" (version 4, the mirrored legal-square format, never shipped)")
+                    }
+                    _ => Ok(()),
                 }
-                if matches!(found, 1 | 2) {
-                    f.write_str(" (versions 1 and 2 are the 256-wide networks of earlier builds)")?;
-                }
-                Ok(())
             }
             NetworkError::WrongArchitecture {
                 version,
@@ -388,13 +391,9 @@ impl Network {
         // The constants are small; the casts cannot truncate.
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
         let (inputs, buckets) = match arch {
-            Arch::V3 => (
+            Arch::Squares => (
                 ("inputs", squares::INPUTS as u32),
                 ("king buckets", squares::BUCKETS as u32),
-            ),
-            Arch::V4 => (
-                ("inputs", arch.inputs() as u32),
-                ("output buckets", arch.output_buckets() as u32),
             ),
         };
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
@@ -452,15 +451,10 @@ impl Network {
     /// A one-line description: architecture and checksum.
     pub fn describe(&self) -> String {
         let layers = match self.arch {
-            Arch::V3 => format!(
+            Arch::Squares => format!(
                 "({}x{} -> {HIDDEN})x2 -> 1",
                 squares::BUCKETS,
                 squares::INPUTS
-            ),
-            Arch::V4 => format!(
-                "({} legal-square inputs, mirrored -> {HIDDEN})x2 -> 1 of {} material buckets",
-                self.arch.inputs(),
-                self.arch.output_buckets()
             ),
         };
         format!(

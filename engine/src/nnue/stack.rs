@@ -8,7 +8,7 @@
 //! nearest ancestor that is, by replaying the recorded deltas one ply at a
 //! time (each a fused copy-and-update, which leaves the plies in between
 //! fresh for their other children), or, where a general changed its side's
-//! view on the way, by applying them all to the top for the other side and
+//! king bucket on the way, by applying them all to the top for the other side and
 //! refreshing the general's. Unmake is a pop.
 //!
 //! The slow twin is [`Accumulator::new`] (a refresh from the position):
@@ -113,20 +113,20 @@ impl AccumulatorStack {
             return;
         }
         let arch = net.arch();
-        let views = Color::ALL.map(|persp| arch.view(persp, pos.king_square(persp)));
+        let buckets = Color::ALL.map(|persp| arch.king_bucket(persp, pos.king_square(persp)));
         let changes = self.deltas[base + 1..=top].iter().flatten();
-        let view_kept = |&(p, m, _): &Change| {
+        let bucket_kept = |&(p, m, _): &Change| {
             p.kind() != PieceKind::King
-                || arch.view(p.color(), m.from()) == views[p.color().index()]
+                || arch.king_bucket(p.color(), m.from()) == buckets[p.color().index()]
         };
-        if changes.clone().all(view_kept) {
-            // No general changed its side's view on the way: every ply
+        if changes.clone().all(bucket_kept) {
+            // No general changed its side's king bucket on the way: every ply
             // from `base` up is one fused copy-and-update of the ply below
             // it, and the plies in between become fresh for the siblings
             // that will need them.
             for i in base + 1..=top {
                 let (below, above) = self.accs.split_at_mut(i);
-                above[0].update_by(&below[i - 1], net, views, self.deltas[i], self.backend);
+                above[0].update_by(&below[i - 1], net, buckets, self.deltas[i], self.backend);
                 self.fresh[i] = true;
             }
             return;
@@ -134,27 +134,27 @@ impl AccumulatorStack {
         let (below, above) = self.accs.split_at_mut(top);
         let (prev, out) = (&below[base], &mut above[0]);
         for persp in Color::ALL {
-            // A general whose move changed its side's view on the way (its
-            // king bucket, its mirroring) changes every row of its side:
-            // refresh that side from the position. If no move of it
-            // starts in another view than the present one, it never left
-            // this view, and every recorded change is one of this view.
-            let v = views[persp.index()];
+            // A general whose move changed its side's king bucket on the
+            // way changes every row of its side: refresh that side from
+            // the position. If no move of it starts in another king bucket
+            // than the present one, it never left this bucket, and every
+            // recorded change is one of this bucket.
+            let kb = buckets[persp.index()];
             let own_king = Piece::new(persp, PieceKind::King);
             let changes = self.deltas[base + 1..=top].iter().flatten();
             if changes
                 .clone()
-                .any(|&(p, m, _)| p == own_king && arch.view(persp, m.from()) != v)
+                .any(|&(p, m, _)| p == own_king && arch.king_bucket(persp, m.from()) != kb)
             {
                 out.refresh_side(net, pos, persp);
                 continue;
             }
             out.values[persp.index()] = prev.values[persp.index()];
             for &(p, m, cap) in changes {
-                out.add(net, persp, v, p, m.to());
-                out.remove(net, persp, v, p, m.from());
+                out.add(net, persp, kb, p, m.to());
+                out.remove(net, persp, kb, p, m.from());
                 if let Some(c) = cap {
-                    out.remove(net, persp, v, c, m.to());
+                    out.remove(net, persp, kb, c, m.to());
                 }
             }
         }

@@ -1,6 +1,6 @@
-//! The NNUE's slow twins, for both formats: incremental against refreshed
-//! accumulators, AVX2 against scalar, the file format against every kind
-//! of damage, the colour flip, format 4's mirroring and material buckets.
+//! The NNUE's slow twins, for every architecture: incremental against
+//! refreshed accumulators, AVX2 against scalar, the file format against
+//! every kind of damage, the colour flip and the mirror's rows.
 
 use board::{Color, Piece, PieceKind, Position, Setup, Square};
 use rand::{Rng as _, SeedableRng};
@@ -15,9 +15,10 @@ use super::stack::AccumulatorStack;
 /// A seeded stream, so the tests always see the same positions.
 type Rng = Pcg64Mcg;
 
-/// A format 3 network with random weights (see [`random_network_of`]).
+/// A network of the shipped architecture with random weights (see
+/// [`random_network_of`]).
 pub(crate) fn random_network(seed: u64) -> Network {
-    random_network_of(Arch::V3, seed)
+    random_network_of(Arch::Squares, seed)
 }
 
 /// A network of `arch` with random weights big enough that activations
@@ -42,8 +43,8 @@ pub(crate) fn random_network_of(arch: Arch, seed: u64) -> Network {
 /// Random legal games from the start position: every position reached,
 /// after each move, through `visit` (which also sees the move's position
 /// before it, as an accumulator to update). A capture is chosen a third of
-/// the time when there is one, so that the games reach the endings, and
-/// every output bucket of format 4, within their 160 plies.
+/// the time when there is one, so that the games reach the endings within
+/// their 160 plies.
 fn random_games(seed: u64, positions: usize, mut visit: impl FnMut(&Position)) {
     let mut rng = Rng::seed_from_u64(seed | 1);
     let mut pos = Position::startpos();
@@ -149,15 +150,11 @@ fn lazy_stack_matches_refresh() {
         let mut rng = Rng::seed_from_u64(77);
         let mut stack = AccumulatorStack::new(64);
         let mut checked = 0;
-        // Evaluations after a general crossed the e-file since the last
-        // evaluation: the mirroring's refresh on the lazy path.
-        let mut crossings = 0;
         for _game in 0..40 {
             let mut pos = Position::startpos();
             stack.reset(&net, &pos);
             // Kinds of the pushes on the stack: true for a null move.
             let mut made: Vec<bool> = Vec::new();
-            let mut last_views = views(arch, &pos);
             for _step in 0..400 {
                 let moves = pos.legal_moves();
                 let down = made.is_empty() || (made.len() < 60 && rng.gen_range(0..3) != 0);
@@ -168,7 +165,8 @@ fn lazy_stack_matches_refresh() {
                         made.push(true);
                     } else {
                         // Generals' moves first, half the time, so that
-                        // they cross the mirror line often.
+                        // they change king buckets often where an
+                        // architecture has several.
                         let king_moves: Vec<_> = moves
                             .iter()
                             .copied()
@@ -201,22 +199,11 @@ fn lazy_stack_matches_refresh() {
                         pos.fen()
                     );
                     checked += 1;
-                    let now = views(arch, &pos);
-                    crossings += usize::from(now != last_views);
-                    last_views = now;
                 }
             }
         }
         assert!(checked > 4000, "{arch}: {checked}");
-        if arch == Arch::V4 {
-            assert!(crossings > 200, "{arch}: {crossings} view changes");
-        }
     }
-}
-
-/// Both perspectives' views of `pos`.
-fn views(arch: Arch, pos: &Position) -> [features::View; 2] {
-    Color::ALL.map(|c| arch.view(c, pos.king_square(c)))
 }
 
 #[test]
@@ -256,12 +243,8 @@ fn colour_flip_gives_the_same_score() {
     }
 }
 
-/// Format 4 sees one canonical half: a position and its mirror image have
-/// the same rows, and so the same score, unless a general stands on the
-/// e-file; then that side's rows are the mirrored squares' rows. Format
-/// 1's mirrored rows are the mirrored squares' rows always. Either way,
-/// [`Arch::mirror_into`] (the trainer's `--mirror`) computes the mirror's
-/// rows from the position's.
+/// [`Arch::mirror_into`] (the trainer's `--mirror`) computes the rows of
+/// the left-right mirrored position from the position's own.
 #[test]
 fn mirrored_positions_give_mirrored_rows() {
     let sorted = |rows: &[u16]| {
@@ -269,8 +252,6 @@ fn mirrored_positions_give_mirrored_rows() {
         v.sort_unstable();
         v
     };
-    let net = random_network_of(Arch::V4, 13);
-    let (mut same_score, mut e_file) = (0, 0);
     random_games(31, 3000, |pos| {
         let mirrored = pos.mirror();
         for arch in Arch::ALL {
@@ -281,21 +262,9 @@ fn mirrored_positions_give_mirrored_rows() {
                 let mut room = [0; features::MAX_ACTIVE];
                 let got = arch.mirror_into(&rows, &mut room);
                 assert_eq!(sorted(got), sorted(&expected), "{arch} {}", pos.fen());
-                let on_e = pos.king_square(side).file().index() == 4;
-                if arch == Arch::V4 && !on_e {
-                    assert_eq!(sorted(&rows), sorted(&expected), "{}", pos.fen());
-                }
             }
         }
-        let on_e = Color::ALL.map(|c| pos.king_square(c).file().index() == 4);
-        if on_e == [false, false] {
-            assert_eq!(net.evaluate(&mirrored), net.evaluate(pos), "{}", pos.fen());
-            same_score += 1;
-        } else {
-            e_file += 1;
-        }
     });
-    assert!(same_score > 100 && e_file > 100, "{same_score} {e_file}");
 }
 
 #[test]
@@ -332,20 +301,31 @@ fn file_round_trips_and_every_damage_is_named() {
         assert_eq!(err, NetworkError::WrongVersion { found: 5 });
         assert_eq!(
             err.to_string(),
-            "network format version 5, this build reads versions 3 and 4"
+            "network format version 5, this build reads version 3"
         );
-        // The 256-wide formats of earlier builds are named as such.
-        for old in [1, 2] {
+        // The 256-wide formats of earlier builds and the format that never
+        // shipped are named as such.
+        for (old, why) in [
+            (
+                1,
+                "versions 1 and 2 are the 256-wide networks of earlier builds",
+            ),
+            (
+                2,
+                "versions 1 and 2 are the 256-wide networks of earlier builds",
+            ),
+            (
+                4,
+                "version 4, the mirrored legal-square format, never shipped",
+            ),
+        ] {
             let mut bad = bytes.clone();
             bad[8] = old;
             let err = Network::from_bytes(&bad).expect_err("an old version");
             assert_eq!(err, NetworkError::WrongVersion { found: old.into() });
             assert_eq!(
                 err.to_string(),
-                format!(
-                    "network format version {old}, this build reads versions 3 and 4 \
-                     (versions 1 and 2 are the 256-wide networks of earlier builds)"
-                )
+                format!("network format version {old}, this build reads version 3 ({why})")
             );
         }
         let mut bad = bytes.clone();
@@ -384,72 +364,65 @@ fn file_round_trips_and_every_damage_is_named() {
     ));
 }
 
-/// A file of one format relabelled as the other is refused at its first
-/// architecture field, naming what that format needs.
+/// A file whose architecture fields are not its version's is refused at
+/// the first that differs, naming what the version needs; parts of the
+/// wrong shape are refused too.
 #[test]
 fn a_mismatched_architecture_names_what_it_expected() {
-    let mut v1 = random_network_of(Arch::V3, 2).to_bytes();
-    v1[8] = 4;
-    let err = Network::from_bytes(&v1).expect_err("format 3 inputs in a format 4 file");
+    let good = random_network_of(Arch::Squares, 2);
+    // 689 inputs: the removed format 4's count.
+    let mut bad = good.to_bytes();
+    bad[12..16].copy_from_slice(&689u32.to_le_bytes());
+    let err = Network::from_bytes(&bad).expect_err("another input count");
     assert_eq!(
         err,
         NetworkError::WrongArchitecture {
-            version: 4,
-            field: "inputs",
-            found: 1260,
-            expected: 689
-        }
-    );
-    assert_eq!(
-        err.to_string(),
-        "network architecture mismatch: inputs is 1260, format version 4 needs 689"
-    );
-    let mut v2 = random_network_of(Arch::V4, 2).to_bytes();
-    v2[8] = 3;
-    assert!(matches!(
-        Network::from_bytes(&v2),
-        Err(NetworkError::WrongArchitecture {
             version: 3,
             field: "inputs",
             found: 689,
             expected: 1260
-        })
-    ));
-    // The right inputs but another bucket count.
-    let mut v2 = random_network_of(Arch::V4, 2).to_bytes();
-    v2[16] = 4;
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "network architecture mismatch: inputs is 689, format version 3 needs 1260"
+    );
+    let mut bad = good.to_bytes();
+    bad[16] = 8;
     assert!(matches!(
-        Network::from_bytes(&v2),
+        Network::from_bytes(&bad),
         Err(NetworkError::WrongArchitecture {
-            field: "output buckets",
-            found: 4,
-            expected: 8,
+            field: "king buckets",
+            found: 8,
+            expected: 1,
             ..
         })
     ));
     // Parts of the wrong shape.
-    let net = random_network_of(Arch::V4, 2);
     assert!(matches!(
         Network::from_parts(
-            Arch::V3,
-            net.ft_weights.clone(),
-            net.ft_bias,
-            net.out_weights.clone(),
-            net.out_bias.clone()
+            Arch::Squares,
+            good.ft_weights[..689].to_vec(),
+            good.ft_bias,
+            good.out_weights.clone(),
+            good.out_bias.clone()
         ),
-        Err(NetworkError::WrongSize { .. })
+        Err(NetworkError::WrongSize {
+            expected: 1260,
+            found: 689
+        })
     ));
     assert!(matches!(
         Network::from_parts(
-            Arch::V4,
-            net.ft_weights.clone(),
-            net.ft_bias,
-            net.out_weights[..7].to_vec(),
-            net.out_bias.clone()
+            Arch::Squares,
+            good.ft_weights.clone(),
+            good.ft_bias,
+            vec![good.out_weights[0]; 2],
+            good.out_bias.clone()
         ),
         Err(NetworkError::WrongSize {
-            expected: 8,
-            found: 7
+            expected: 1,
+            found: 2
         })
     ));
 }
@@ -543,7 +516,7 @@ fn nnue_speed() {
                 }
             }));
         }
-        println!("format {arch}:");
+        println!("{arch} (format {}):", arch.version());
         println!("  refresh: {refresh:.1} ns; clone + apply_move: {in_place:.1} ns");
         println!(
             "  update_from: scalar {:.1} ns, AVX2 {:.1} ns",

@@ -26,7 +26,7 @@ pub fn material(pos: &Position) -> i32 {
 /// `n` positions from random legal games, labelled with their material
 /// balance (and its sign as the "result"), encoded for `arch`. A capture
 /// is played a quarter of the time when there is one, so that the games
-/// reach every material bucket of format 4. With `Some(plies)`, games last
+/// reach the endings as well as the openings. With `Some(plies)`, games last
 /// at most that many plies and the positions of one game share a group;
 /// with `None`, games last up to 150 plies and each position is its own
 /// group.

@@ -1,4 +1,5 @@
-//! Format 3's encoding: `2 × 7 × 90 = 1260` inputs per king bucket,
+//! The squares encoding ([`super::Arch::Squares`], file format 3):
+//! `2 × 7 × 90 = 1260` inputs per king bucket,
 //! `input = bucket × 1260 + (relative colour × 7 + kind) × 90 + relative
 //! square` (`docs/nnue.md` §1).
 //!
