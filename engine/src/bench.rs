@@ -11,8 +11,8 @@
 //!
 //! With more threads ([`BenchOptions::threads`]) it measures the speed of
 //! Lazy SMP instead: the node count then varies from run to run. With an
-//! [`Experiment`] it runs the measuring search, which counts table
-//! statistics.
+//! [`Experiment`] it runs the experiment build of the search, which counts
+//! table statistics.
 
 use std::fmt;
 use std::sync::Arc;

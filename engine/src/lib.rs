@@ -88,7 +88,7 @@ pub struct Experiment {
     pub policy: TtPolicy,
     /// Store quiescence (depth-0) results in the table.
     pub store_qs: bool,
-    /// Search as the seeds' engines did: iterative deepening, PVS,
+    /// Search as the first table experiment did: iterative deepening, PVS,
     /// aspiration, the null move, check extensions, histories and killers,
     /// but no internal iterative reduction, singular extensions, late-move
     /// reductions or pruning, futility (reverse included) or SEE pruning.

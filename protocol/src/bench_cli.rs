@@ -21,21 +21,22 @@ pub struct BenchArgs {
     hash: Option<usize>,
     /// Table replacement scheme: off, always, depth, two-tier,
     /// two-tier-aged or bucket. Any
-    /// experiment flag runs the measuring search, which also prints table
-    /// statistics.
+    /// experiment flag runs the experiment build of the search, which also
+    /// prints table statistics.
     #[arg(long, value_name = "POLICY", value_parser = parse_policy)]
     tt: Option<TtPolicy>,
     /// Whether quiescence search stores its results in the table (an
     /// experiment flag).
     #[arg(long = "store-qs", value_name = "on|off", value_parser = parse_on_off, action = clap::ArgAction::Set)]
     store_qs: Option<bool>,
-    /// Run the measuring search with the shipped settings: prints table
-    /// statistics, same node count.
+    /// Run the experiment build of the search with the shipped settings:
+    /// prints table statistics, same node count.
     #[arg(long)]
     stats: bool,
-    /// Search as the seeds' engines did (an experiment flag): no IIR,
-    /// singular extensions, late-move reductions or pruning, futility or
-    /// SEE pruning; null move, histories and killers stay.
+    /// Search without the selective features (an experiment flag), as
+    /// the first table experiment did: no IIR, singular extensions,
+    /// late-move reductions or pruning, futility or SEE pruning; null
+    /// move, histories and killers stay.
     #[arg(long)]
     classic: bool,
     /// The evaluation: `builtin` (the embedded network, or the

@@ -65,7 +65,7 @@ pub struct EpdArgs {
     hash: usize,
     /// The table's replacement rule, for the table experiments (`off`,
     /// `always`, `depth`, `two-tier`, `two-tier-aged`, `bucket`): any but
-    /// `two-tier` runs the measuring build of the search.
+    /// `two-tier` runs the experiment build of the search.
     #[arg(long, value_name = "POLICY", value_parser = parse_policy)]
     tt: Option<engine::TtPolicy>,
     #[command(flatten)]

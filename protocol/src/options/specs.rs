@@ -64,8 +64,8 @@ pub(super) enum Shown {
     /// not understand.
     UciOnly,
     /// Neither: the table experiments, which a player has no use for and
-    /// which would empty the table and switch to the measuring search if a
-    /// GUI set them (`docs/ucci.md` §3, "Hidden options").
+    /// which would empty the table and switch to the experiment build of
+    /// the search if a GUI set them (`docs/ucci.md` §3, "Hidden options").
     Hidden,
 }
 
