@@ -16,17 +16,14 @@
 //! The rules stay the engine's: a move that loses by rule while the best
 //! does not is never drawn.
 //!
-//! The steps are small on purpose, and measured (`docs/lab/strength.md`,
-//! "Strength levels"). A first ladder with budgets growing by half a step
-//! from 300 nodes and a draw at every level (8 centipawns of temperature a
-//! step) spanned about 3,000 Elo, 400–800 between levels four apart: too
-//! steep for a GUI's slider, and too steep to measure (scores of 1–9 %).
-//! With a draw at 12 centipawns over four lines skill 16 lost 355 Elo to
-//! full strength; with its smaller budget alone, 63 (both with the network
-//! `chariot-3`). So the draw is kept to the levels that should play
-//! loosely. Its cost is the steepest step of the ladder (skill 11 against
-//! 12, about 390 Elo): four lines at the same budget search two plies
-//! less.
+//! The steps are small so that a GUI's slider moves the strength by
+//! little at each notch, and so that neighbouring levels score well
+//! enough against each other to be measured in games. The draw is kept
+//! to the levels that should play loosely: at a strong level it costs
+//! far more than the smaller budget does, because four lines at the same
+//! budget search about two plies less. That makes skill 11 against 12 the
+//! steepest step of the ladder. The designs measured and dropped, with
+//! their figures, are in `docs/lab/strength.md`, "Strength levels".
 //!
 //! `UCI_Elo` maps onto the skill by the ladder measured in games
 //! (`docs/lab/strength.md`, "Strength levels"), anchored on ElephantEye 3.31 at
