@@ -3,10 +3,10 @@
 //! and move-limit judging read. Generating and counting the legal moves
 //! lives in the child module `movegen`.
 //!
-//! Longer than most modules because make and unmake, and the check test
-//! that make derives from the lines the move changed, must see every
-//! field of the position's invariant together; generation, SEE and the
-//! rules live in their own modules.
+//! Make and unmake, and the check test that make derives from the lines
+//! the move changed, live together because each must keep every field of
+//! the position's invariant; generation, SEE and the rules read the
+//! position and live in their own modules.
 
 use std::fmt;
 

@@ -1,10 +1,10 @@
 //! The vocabulary of the board: colours, piece kinds, pieces, files, ranks
 //! and squares, each as its own small `Copy` type.
 //!
-//! Longer than most modules because the square and piece types carry
-//! their lookup tables beside them (the square's bit, file and rank, the
-//! piece's kind and colour, read by generation on every move), and each
-//! type's table belongs with the type that answers from it.
+//! The square and piece types carry their lookup tables beside them (the
+//! square's bit, file and rank, the piece's kind and colour, read by
+//! generation on every move): each table belongs with the type that
+//! answers from it.
 
 use std::fmt;
 use std::ops::{Index, IndexMut, Not};
