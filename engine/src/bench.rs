@@ -214,9 +214,7 @@ pub fn run(
             time,
         });
     }
-    summary.nps =
-        u64::try_from(u128::from(summary.nodes) * 1_000_000_000 / summary.time.as_nanos().max(1))
-            .unwrap_or(u64::MAX);
+    summary.nps = crate::report::nodes_per_second(summary.nodes, summary.time);
     Ok(summary)
 }
 

@@ -66,7 +66,7 @@ pub use limits::{Clock, Limits};
 pub use pool::MAX_THREADS;
 pub use report::{Event, Report, SearchResult};
 pub use score::{Bound, CP_LIMIT, INFINITE, MATE_VALUE, MAX_DEPTH, MAX_PLY, Score};
-pub use search::{FeatureCounts, TrialStats};
+pub use search::{ExperimentStats, FeatureCounts};
 pub use time::{DEFAULT_MOVE_OVERHEAD, TimeBudget};
 pub use tt::{DEFAULT_HASH_MB, MAX_HASH_MB, ProbeResult, TtPolicy, TtStats};
 pub use weaken::Weakening;
@@ -76,7 +76,8 @@ use pool::Pool;
 use search::{Task, ThreadResult};
 use tt::TranspositionTable;
 
-/// Settings for measuring the search rather than playing with it: the
+/// An experiment: settings for measuring the search rather than playing
+/// with it: the
 /// table's replacement policy and switches that the bench and the table
 /// experiments turn. A search with an experiment set runs a separate
 /// compilation of the search that honours them and counts table
@@ -168,11 +169,11 @@ pub struct Engine {
     use_network: bool,
     /// Disconnects when the last search started can be collected.
     finished: crossbeam_channel::Receiver<()>,
-    /// The measurement the searches run, if any (`None`: play).
+    /// The experiment the searches run, if any (`None`: play).
     experiment: Option<Experiment>,
-    /// The trial statistics (table and features) of the last search
+    /// The experiment statistics (table and features) of the last search
     /// collected.
-    stats: TrialStats,
+    stats: ExperimentStats,
 }
 
 impl Default for Engine {
@@ -211,7 +212,7 @@ impl Engine {
             // No search yet: a channel already disconnected.
             finished: crossbeam_channel::bounded(0).1,
             experiment: None,
-            stats: TrialStats::default(),
+            stats: ExperimentStats::default(),
         }
     }
 
@@ -264,7 +265,7 @@ impl Engine {
         Err(EngineError::HashSizeKib(kib))
     }
 
-    /// Runs the next searches as a measurement (`Some`), or as play
+    /// Runs the next searches as an experiment (`Some`), or as play
     /// (`None`, the default). A new table policy empties the table. Waits
     /// for a running search first.
     ///
@@ -287,14 +288,14 @@ impl Engine {
 
     /// The table statistics of the last search collected by
     /// [`Engine::wait`], summed over its threads: zero unless it ran as a
-    /// measurement ([`Engine::set_experiment`]).
+    /// experiment ([`Engine::set_experiment`]).
     pub fn table_stats(&self) -> TtStats {
         self.stats.table
     }
 
     /// How often each selective-search feature acted in the last search
     /// collected by [`Engine::wait`], summed over its threads: zero unless
-    /// it ran as a measurement, and zero for every feature the classic
+    /// it ran as an experiment, and zero for every feature the classic
     /// search switches off.
     pub fn feature_counts(&self) -> FeatureCounts {
         self.stats.features
@@ -445,7 +446,7 @@ impl Engine {
         Task {
             pos,
             limits,
-            trial: self.experiment,
+            experiment: self.experiment,
             tt: Arc::clone(&self.tt),
             control,
             network: self.network().cloned(),

@@ -24,7 +24,7 @@ use std::thread::JoinHandle;
 
 use crossbeam_channel::Sender;
 
-use crate::search::{Task, ThreadResult, TrialStats, Worker};
+use crate::search::{ExperimentStats, Task, ThreadResult, Worker};
 use crate::{Event, SearchResult};
 
 /// The most search threads [`crate::Engine::set_threads`] accepts.
@@ -325,7 +325,7 @@ impl ThreadResult {
             result: SearchResult::empty(),
             raw_score: i32::MIN,
             report: None,
-            stats: TrialStats::default(),
+            stats: ExperimentStats::default(),
         }
     }
 }
@@ -382,9 +382,7 @@ fn finish_main(
                 let elapsed = control.epoch.elapsed();
                 report.nodes = nodes;
                 report.time = elapsed;
-                report.nps =
-                    u64::try_from(u128::from(nodes) * 1_000_000_000 / elapsed.as_nanos().max(1))
-                        .unwrap_or(u64::MAX);
+                report.nps = crate::report::nodes_per_second(nodes, elapsed);
                 report.hashfull = task.tt.hashfull();
                 on_event(Event::Iteration(report));
             }

@@ -8,6 +8,13 @@ use board::{Move, Reason};
 
 use crate::{Bound, Score};
 
+/// Nodes a second, `nodes` searched in `elapsed` (saturating; an instant
+/// counts as a nanosecond): the one formula of reports, results and the
+/// bench.
+pub fn nodes_per_second(nodes: u64, elapsed: Duration) -> u64 {
+    u64::try_from(u128::from(nodes) * 1_000_000_000 / elapsed.as_nanos().max(1)).unwrap_or(u64::MAX)
+}
+
 /// One iteration's (or one PV line's) result.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report {

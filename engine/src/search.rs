@@ -38,7 +38,7 @@
 //! so that they do not all search the same tree.
 //!
 //! The search is generic over its [`Mode`]: games and the bench signature
-//! run [`Play`], the table experiments [`Trial`], which honours the
+//! run [`Play`], the table experiments [`Experimental`], which honours the
 //! [`Experiment`](crate::Experiment) settings and counts table statistics
 //! and the selective features that act. Play compiles none of that in.
 //!
@@ -47,9 +47,9 @@
 //! and reports), `quiescence`, `prune` (the pruning and reduction tests),
 //! `singular` (singular extensions and multi-cut), `position` (making
 //! moves with the accumulators in step, the evaluation), `table` (probes
-//! and stores, by play or trial), `stop` (node counts, limits, the
+//! and stores, by play or experiment), `stop` (node counts, limits, the
 //! clock), `rule` (naming the rule behind a root score), `stack` (the
-//! per-ply frames and the PV), `trial` (the two modes, and what a trial
+//! per-ply frames and the PV), `experiment` (the two modes, and what an experiment
 //! counts) and `worker` (the per-thread state).
 
 use std::marker::PhantomData;
@@ -66,6 +66,7 @@ use crate::time::{TimeBudget, TimeSignals};
 use crate::tt::TranspositionTable;
 use crate::{Control, Event, Experiment, Limits};
 
+mod experiment;
 mod node;
 mod position;
 mod prune;
@@ -77,7 +78,6 @@ mod stack;
 mod stop;
 mod table;
 mod task;
-mod trial;
 mod worker;
 
 use node::{Node, NodeKind};
@@ -89,8 +89,8 @@ use stack::Stack;
 pub(crate) use task::{Task, ThreadResult};
 use worker::{EvalCache, Reductions};
 
-pub use trial::{FeatureCounts, TrialStats};
-pub(crate) use trial::{Mode, Play, Trial};
+pub use experiment::{ExperimentStats, FeatureCounts};
+pub(crate) use experiment::{Experimental, Mode, Play};
 pub(crate) use worker::Worker;
 
 /// One thread's view of one search (module docs).
@@ -101,7 +101,7 @@ pub(crate) struct Search<'a, M: Mode> {
     /// The network, when it evaluates instead of the hand-written
     /// evaluation.
     net: Option<&'a Network>,
-    /// The trial's settings (the defaults in play).
+    /// The experiment's settings (the defaults in play).
     experiment: Experiment,
     /// This thread's place in the pool (see [`Worker`]).
     id: usize,
@@ -119,8 +119,8 @@ pub(crate) struct Search<'a, M: Mode> {
     budget: TimeBudget,
     /// Nodes visited (search and quiescence).
     pub(crate) nodes: u64,
-    /// Table and feature statistics (counted by trials only).
-    pub(crate) stats: TrialStats,
+    /// Table and feature statistics (counted by experiments only).
+    pub(crate) stats: ExperimentStats,
     seldepth: usize,
     root_depth: i32,
     /// The root line being searched (MultiPV): root moves before it are
@@ -156,7 +156,7 @@ impl<'a, M: Mode> Search<'a, M> {
             control: &task.control,
             limits: &task.limits,
             net: task.network.as_deref(),
-            experiment: task.trial.unwrap_or_default(),
+            experiment: task.experiment.unwrap_or_default(),
             id: *id,
             h: histories.as_mut(),
             stack: stack.as_mut(),
@@ -168,7 +168,7 @@ impl<'a, M: Mode> Search<'a, M> {
             pos: task.pos.clone(),
             budget: TimeBudget::new(&task.limits),
             nodes: 0,
-            stats: TrialStats::default(),
+            stats: ExperimentStats::default(),
             seldepth: 0,
             root_depth: 0,
             pv_idx: 0,

@@ -68,7 +68,7 @@
 //! # Comparison policies
 //!
 //! For measuring what the two tiers buy (the table experiments, run by the
-//! search's trial mode; play calls the two-tier rule directly), the same
+//! search's experiment mode; play calls the two-tier rule directly), the same
 //! memory can run other rules (`tt/replace.rs`): as a
 //! single-entry-per-slot table (each of the two slots of a bucket is then
 //! its own 1-entry bucket indexed by one more key bit), `Always` replaces
@@ -79,24 +79,15 @@
 //! updated in place, else the slot with the lowest depth − age worth
 //! evicted). `Off` never stores and never hits.
 //!
-//! # Why two-tier (the evidence)
+//! # Why two-tier
 //!
-//! The seeds specified this rule; it stays because the measurements did
-//! not find a better one (`docs/lab/measurements.md`, "Transposition
-//! table"). In the seeds' own setting (`chariot bench --classic`, no
-//! selective search) the table saves 3.0–4.3× of the nodes at depths
-//! 8–10, always-replace needs 1.6–2.4 times the nodes of the depth-aware
-//! rules in a crowded 1 MB table, and two-tier and depth-preferred are
-//! within 6 % of each other, each ahead at some depths. In games with a
-//! crowded table (128 KiB at 25,000 nodes a move, each rule against
-//! two-tier, 1,500–1,800 games a rule on the deep and wide suites)
-//! always-replace lost clearly (−32 ± 19 Elo); depth-preferred, the
-//! bucket rule, gradual ageing ([`TtPolicy::TwoTierAged`]) and leaving
-//! quiescence results out all came within ±14 Elo of two-tier (−1 to +4),
-//! none the 10 Elo better the tests looked for. The table's size matters
-//! little at fast games' node counts (0.25 to 64 MB within ±30 Elo of
-//! 16 MB at 50,000 nodes a move). At a clock the table is worth about 300 Elo
-//! (off against two-tier at 10 s + 0.1 s).
+//! A deep result is expensive to find again, so it keeps its slot against
+//! shallower ones (tier 1), while the newest result of any depth still
+//! finds a place (tier 2): the move ordering of the current iteration
+//! lives there. No rival rule did better in games (each against two-tier,
+//! in a crowded table: always-replace clearly worse, the others level
+//! within the tests' error); the experiments and their figures are in
+//! `docs/lab/measurements.md`, "Transposition table".
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
@@ -242,7 +233,7 @@ impl TtHit {
 }
 
 /// Table probe statistics of one search thread, counted by the
-/// searches of a trial ([`crate::Experiment`]) and summed over the
+/// searches of an experiment ([`crate::Experiment`]) and summed over the
 /// threads: play counts none.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TtStats {

@@ -266,8 +266,8 @@ fn node_limit_and_new_game_are_reproducible() {
     assert!(a.nodes >= 20_000 && a.nodes < 21_000);
 }
 
-/// The bench repeats itself exactly; its measuring search (an
-/// experiment with the shipped settings) searches the same tree as play
+/// The bench repeats itself exactly; its experiment build of the search
+/// (with the shipped settings) searches the same tree as play
 /// and alone counts table statistics; the per-position counts add up to
 /// the total.
 #[test]
@@ -282,11 +282,11 @@ fn bench_is_deterministic_and_measures_the_search_it_signs() {
     let b = run(&play, &mut |_| {}).expect("bench");
     assert_eq!(a.nodes, b.nodes);
     assert_eq!(a.tt, TtStats::default(), "play counts no statistics");
-    let trial = BenchOptions {
+    let experiment = BenchOptions {
         experiment: Some(Experiment::default()),
         ..play.clone()
     };
-    let t = run(&trial, &mut |_| {}).expect("bench");
+    let t = run(&experiment, &mut |_| {}).expect("bench");
     assert_eq!(t.nodes, a.nodes);
     assert!(t.tt.probes > 0 && t.tt.hits > 0 && t.tt.hits <= t.tt.probes);
     assert!(t.tt.cutoffs <= t.tt.hits);
@@ -302,9 +302,10 @@ fn bench_is_deterministic_and_measures_the_search_it_signs() {
     assert_eq!(nodes, a.nodes);
 }
 
-/// The classic search (the seeds' setting) switches off what it says:
-/// without reductions and pruning it needs more nodes for the same depths,
-/// repeats itself, and, like the seeds' engines, gains from the table.
+/// The classic search (iterative deepening, PVS, null move and the table,
+/// no selective search) switches off what it says: without reductions and
+/// pruning it needs more nodes for the same depths, repeats itself, and
+/// gains from the table.
 #[test]
 fn the_classic_search_is_wider_and_gains_from_the_table() {
     let run = |classic: bool, policy: TtPolicy| {
@@ -329,9 +330,8 @@ fn the_classic_search_is_wider_and_gains_from_the_table() {
 }
 
 /// Each switch of the classic search is honoured: over the bench at depth
-/// 7 the full search's trial shows every selective feature acting, the
-/// classic one none of them but the null move, which the seeds' engines
-/// had.
+/// 7 the full search's experiment shows every selective feature acting, the
+/// classic one none of them but the null move, which it keeps.
 #[test]
 fn the_classic_search_switches_off_each_selective_feature() {
     let run = |classic: bool| {

@@ -79,7 +79,7 @@ impl<M: Mode> Search<'_, M> {
             return -MATE + ply as i32;
         }
         // The bench's experiment keeps quiescence out of the table.
-        if (!M::TRIAL || self.experiment.store_qs) && !repeated {
+        if (!M::EXPERIMENT || self.experiment.store_qs) && !repeated {
             let bound = Bound::of_result(best, alpha_orig, beta);
             self.store(key, ply, best_move, best, 0, bound);
         }

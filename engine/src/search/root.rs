@@ -7,13 +7,17 @@
 //! counts, the `currmove` reports and the recording of each root move's
 //! score and line.
 //!
-//! The root differs from other nodes in three more ways, each decided by
-//! games (`docs/lab/strength.md`, the rows of the search-core issue): it
-//! searches its moves in the root list's order rather than the picker's,
-//! it rewards its best move without a malus or killer, and its static
-//! evaluation is kept from its descendants. The root that had a move loop
-//! of its own did all three; the one node function without them lost
-//! about 2 Elo to it, and restoring them as hooks did not lose.
+//! The root differs from other nodes in three more ways. It searches its
+//! moves in the root list's order, the last pass's best first, because
+//! that order already holds what every earlier iteration learnt about
+//! these very moves, which no history table holds as well. It rewards its
+//! best move without a malus or killer: the root's other moves were all
+//! searched and are not failures as a later node's are, and a root killer
+//! would name a move at ply 0, which no other node reaches. And its
+//! static evaluation is kept from its descendants (the node code's
+//! `static_eval: None` at ply 0), so that ply 1 prunes as after an
+//! evasion: carefully, at the node every line passes through. The games
+//! that decided each are in `docs/lab/strength.md`.
 
 use std::sync::atomic::Ordering;
 
@@ -364,7 +368,6 @@ impl<M: Mode> Search<'_, M> {
         let raw = rm.settled_score();
         let (score, rule) = rule::public_score(&self.pos, raw, &rm.pv);
         let time = self.elapsed();
-        let nanos = time.as_nanos().max(1);
         let nodes = self.total_nodes();
         Report {
             depth,
@@ -374,7 +377,7 @@ impl<M: Mode> Search<'_, M> {
             bound: Bound::Exact,
             rule,
             nodes,
-            nps: u64::try_from(u128::from(nodes) * 1_000_000_000 / nanos).unwrap_or(u64::MAX),
+            nps: crate::report::nodes_per_second(nodes, time),
             time,
             hashfull: self.tt.hashfull(),
             pv: rm.pv.to_vec(),

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use board::Position;
 
-use super::TrialStats;
+use super::ExperimentStats;
 use crate::nnue::Network;
 use crate::tt::TranspositionTable;
 use crate::{Control, Experiment, Limits, Report, SearchResult};
@@ -19,8 +19,8 @@ pub(crate) struct Task {
     /// The limits (the main thread applies them all; helpers honour only
     /// `nodes`, the root moves and `multipv`).
     pub(crate) limits: Limits,
-    /// The measurement this search is (`None`: play).
-    pub(crate) trial: Option<Experiment>,
+    /// The experiment this search is (`None`: play).
+    pub(crate) experiment: Option<Experiment>,
     /// The shared table.
     pub(crate) tt: Arc<TranspositionTable>,
     /// Stop flag, clock start and node counters.
@@ -40,7 +40,7 @@ pub(crate) struct ThreadResult {
     /// The line of `result.best` as a report, for announcing a helper's
     /// move when it is chosen.
     pub(crate) report: Option<Report>,
-    /// Trial statistics (summed over the threads in the main result;
+    /// Experimental statistics (summed over the threads in the main result;
     /// zero in play).
-    pub(crate) stats: TrialStats,
+    pub(crate) stats: ExperimentStats,
 }

@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use super::root::RootMove;
 use super::stack::Stack;
-use super::{Mode, Play, Search, Task, ThreadResult, Trial};
+use super::{Experimental, Mode, Play, Search, Task, ThreadResult};
 use crate::Event;
 use crate::history::Histories;
 use crate::nnue::{AccumulatorStack, Network};
@@ -148,8 +148,8 @@ impl Worker {
         {
             self.reductions = Reductions::new();
         }
-        if task.trial.is_some() {
-            self.run::<Trial>(task, on_event)
+        if task.experiment.is_some() {
+            self.run::<Experimental>(task, on_event)
         } else {
             self.run::<Play>(task, on_event)
         }
@@ -162,7 +162,7 @@ impl Worker {
         let (raw_score, report) = search
             .best_line(result.depth)
             .map_or((i32::MIN, None), |(s, r)| (s, Some(r)));
-        let stats = M::TRIAL.then_some(search.stats);
+        let stats = M::EXPERIMENT.then_some(search.stats);
         ThreadResult {
             result: crate::SearchResult {
                 nodes: search.nodes,

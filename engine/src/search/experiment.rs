@@ -1,37 +1,36 @@
-//! How a search is compiled ([`Mode`]: [`Play`] or [`Trial`]) and what a
-//! trial ([`crate::Experiment`]) counts besides the table: how often each
-//! selective-search feature acted. Play compiles none of the counting
-//! (`M::TRIAL` is false), so the counters cost the games nothing; the
+//! How a search is compiled ([`Mode`]: [`Play`] or [`Experimental`]) and
+//! what an experiment ([`crate::Experiment`]) counts besides the table:
+//! how often each selective-search feature acted. Play compiles none of the counting
+//! (`M::EXPERIMENT` is false), so the counters cost the games nothing; the
 //! classic search must show zero for every feature it switches off, which
 //! is how the tests check its switches.
 
 use super::Search;
 use crate::tt::TtStats;
 
-/// How a search is compiled: for play, or for a measurement.
+/// How a search is compiled: for play, or for an experiment.
 pub(crate) trait Mode {
     /// Whether the search honours an [`Experiment`](crate::Experiment)
     /// and counts table statistics.
-    const TRIAL: bool;
+    const EXPERIMENT: bool;
 }
 
 /// Games and the bench signature: the shipped search, nothing else.
 pub(crate) enum Play {}
 
 impl Mode for Play {
-    const TRIAL: bool = false;
+    const EXPERIMENT: bool = false;
 }
 
-/// A measurement: the experiment's table policy and switches, and table
-/// statistics.
-pub(crate) enum Trial {}
+/// An experiment: its table policy and switches, and table statistics.
+pub(crate) enum Experimental {}
 
-impl Mode for Trial {
-    const TRIAL: bool = true;
+impl Mode for Experimental {
+    const EXPERIMENT: bool = true;
 }
 
-/// How often each selective-search feature acted, summed over a trial's
-/// threads (all zero in play).
+/// How often each selective-search feature acted, summed over an
+/// experiment's threads (all zero in play).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FeatureCounts {
     /// Nodes searched a ply shallower for want of a table move (internal
@@ -66,27 +65,27 @@ impl std::ops::AddAssign for FeatureCounts {
     }
 }
 
-/// Everything a trial counts, per thread and summed over the threads.
+/// Everything an experiment counts, per thread and summed over the threads.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct TrialStats {
+pub struct ExperimentStats {
     /// Table probes, hits and cut-offs.
     pub table: TtStats,
     /// The selective-search features that acted.
     pub features: FeatureCounts,
 }
 
-impl std::ops::AddAssign for TrialStats {
-    fn add_assign(&mut self, o: TrialStats) {
+impl std::ops::AddAssign for ExperimentStats {
+    fn add_assign(&mut self, o: ExperimentStats) {
         self.table += o.table;
         self.features += o.features;
     }
 }
 
 impl<M: Mode> Search<'_, M> {
-    /// Counts one action of the feature `which` picks (trials only).
+    /// Counts one action of the feature `which` picks (experiments only).
     #[inline]
     pub(super) fn count(&mut self, which: fn(&mut FeatureCounts) -> &mut u64) {
-        if M::TRIAL {
+        if M::EXPERIMENT {
             *which(&mut self.stats.features) += 1;
         }
     }
