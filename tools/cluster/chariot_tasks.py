@@ -12,7 +12,9 @@ worker needs only Python and `distributed`. It owns:
 * `datagen_shard`: one `chariot datagen` run in a scratch directory,
   returned as its games file and the one-chunk manifest it wrote;
 * `sprt_batch`: one `arena` run over a slice of the openings, returned as
-  its PGN.
+  its PGN;
+* `spsa_batch`: one `arena` run per SPSA game pair, each with its own
+  option values, returned as their outputs.
 
 Every child process runs in its own process group under `setpriv
 --pdeathsig KILL` (where util-linux has it), so it dies with the worker
@@ -233,18 +235,29 @@ def _run_task(spec: dict, program: str, args: list[str], collect) -> dict:
     on this worker), and returns `spec["number"]`, where it ran, and
     what `collect(work, done)` takes from the finished run; only `stopped`
     when the job's stop event ended it. The scratch directory goes."""
+    return _run_tasks(spec, program, [args], lambda work, dones: collect(work, dones[0]))
+
+
+def _run_tasks(spec: dict, program: str, runs: list[list[str]], collect) -> dict:
+    """`_run_task` for several runs of `program`, one after the other in
+    the same scratch directory (`collect(work, dones)` sees them all); a
+    stop ends the task at the run it interrupted."""
     plugin, worker = _shipment()
     with _lock:
         work = _scratch(worker, spec["job"], spec["name"])
     try:
         _place(work, spec["links"], plugin.paths)
         bin_dir = _bin_dir(work, {program: plugin.paths[program]})
-        args = [_with_paths(a, plugin.paths) for a in args]
         start = time.monotonic()
-        done = run_child([program, *args], work, bin_dir, spec["stop"])
-        result = {"number": spec["number"], "stopped": done.returncode != 0, **_origin(worker)}
-        if not result["stopped"]:
-            result.update(collect(work, done), seconds=time.monotonic() - start)
+        dones = []
+        for args in runs:
+            args = [_with_paths(a, plugin.paths) for a in args]
+            done = run_child([program, *args], work, bin_dir, spec["stop"])
+            if done.returncode != 0:
+                return {"number": spec["number"], "stopped": True, **_origin(worker)}
+            dones.append(done)
+        result = {"number": spec["number"], "stopped": False, **_origin(worker)}
+        result.update(collect(work, dones), seconds=time.monotonic() - start)
         return result
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -276,3 +289,11 @@ def sprt_batch(spec: dict) -> dict:
         [*spec["args"], "--pgn", "batch.pgn"],
         lambda work, done: {"pgn": (work / "batch.pgn").read_text(), "output": done.stdout},
     )
+
+
+def spsa_batch(spec: dict) -> dict:
+    """One SPSA batch: `arena` once per game pair, with that pair's
+    arguments from `spec["pairs"]` (its opening and each side's option
+    values; the engine at its shipped path, `{engine}`). Returns each run's
+    output, in the pairs' order."""
+    return _run_tasks(spec, "arena", spec["pairs"], lambda work, dones: {"outputs": [d.stdout for d in dones]})

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Chariot's two parallel workloads on Dask distributed: training data and SPRT tests.
+"""Chariot's parallel workloads on Dask distributed: training data, SPRT tests and SPSA tunes.
 
     run.py datagen --out DIR (--games N | --positions N) [...]   # shards of `chariot datagen`
     run.py sprt --base PATH --out DIR --nodes N --sprt elo0=0 elo1=5 [...]   # batches of `arena`
+    run.py spsa --state FILE --iterations N --nodes N [...]   # an SPSA tune in batches of game pairs
+    run.py spsa --resume FILE | run.py spsa-plot FILE
 
 The driver plans the work, ships the builds to the workers (or names them on
 a shared file system), checks every worker's engines against its own
@@ -22,6 +24,13 @@ each pair once, into its own PGN; the batches that have arrived are pooled
 after each arrival, and the first decision stops every worker (pending
 tasks cancelled, running `arena` processes killed through the job's stop
 event).
+
+SPSA (`spsa.py` holds fishtest's formulas): the driver keeps as many
+batches in flight as the cluster has task slots, each planned from the
+theta of its submission (iterations k+1 .. k+B with their own random
+signs; theta+ against theta-, one `arena` run per pair), applies each
+batch's results as it arrives and rewrites the state file, from which
+`--resume` goes on.
 
 Each task's result is taken once, by shard or batch number: a task whose
 worker died is run again (Dask reschedules it, or the driver resubmits it
@@ -61,6 +70,7 @@ from distributed.security import Security
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import chariot_tasks as tasks
+import spsa
 
 # The shipment plugin travels by value: a worker that joins later unpickles
 # it before anything else is there. The tasks name their functions, which
@@ -228,11 +238,14 @@ def engine_signature(path: Path) -> str:
         raise JobError(f"{path}: not a working chariot build ({e})") from e
 
 
-def ship(client: Client, args, files: dict[str, Path], engines: list[str]) -> set[str]:
-    """Registers the shipment (files by role; `engines` are signed) and
-    retires every worker that refuses it. Returns the refused workers."""
+def ship(
+    client: Client, args, files: dict[str, Path], engines: list[str], signatures: dict[str, str] | None = None
+) -> set[str]:
+    """Registers the shipment (files by role; `engines` are signed, or
+    given their `signatures` as the driver found them already) and retires
+    every worker that refuses it. Returns the refused workers."""
     require(files)
-    expected = {role: engine_signature(files[role]) for role in engines}
+    expected = {role: (signatures or {}).get(role) or engine_signature(files[role]) for role in engines}
     for role in engines:
         log(f"{role}: {files[role]}: {expected[role]}")
     client.upload_file(tasks.__file__)
@@ -284,6 +297,11 @@ class Tasks:
         self.dropped = 0
         for number in specs:
             self.submit(number)
+
+    def add(self, number: int, spec: dict) -> None:
+        """Submits one more task, planned while others run."""
+        self.specs[number] = spec
+        self.submit(number)
 
     def submit(self, number: int, counts: bool = True) -> None:
         """Submits task `number`; a run again after a lost worker `counts`
@@ -645,6 +663,287 @@ def sprt(client: Client, args) -> int:
 
 
 # --------------------------------------------------------------------------
+# spsa
+
+# What a tune's state fixes: given again with --resume, they are refused.
+TUNE_SHAPING = ("params", "only", "iterations", "nodes", "depth", "tc", "openings", "seed", "option", "extra")
+SPSA_OPENINGS = ["arena/data/openings-wide.epd", "arena/data/openings-deep.epd"]
+
+
+def engine_params(engine: Path, params_file: str | None) -> list[spsa.Param]:
+    """The parameters to tune: `--params FILE`, else what `ENGINE params`
+    prints (both in fishtest's format)."""
+    try:
+        if params_file:
+            return spsa.parse_params(Path(params_file).read_text(), params_file)
+        return spsa.parse_params(run_tool([str(engine), "params"]), f"{engine} params")
+    except (OSError, spsa.SpsaError) as e:
+        raise JobError(str(e)) from e
+
+
+def check_tunable(engine: Path, rows: list[dict]) -> None:
+    """Refuses an engine that does not take every parameter as an option
+    over the tune's whole range (a play build answers `unknown option`, a
+    narrower range `ignored`): each is set to its min, its max and its
+    start through the protocol, and the engine's complaints are read back."""
+    lines = ["uci"]
+    for r in rows:
+        for value in (r["min"], r["max"], r["start"]):
+            lines.append(f"setoption name {r['name']} value {spsa.engine_value(r, value)}")
+    lines += ["isready", "quit"]
+    try:
+        done = subprocess.run(
+            [str(engine)], input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=60, check=False
+        )
+    except (OSError, subprocess.SubprocessError) as e:
+        raise JobError(f"{engine}: {e}") from e
+    complaints = [
+        line for line in done.stdout.splitlines() if "unknown option" in line or line.rstrip().endswith("ignored")
+    ]
+    if complaints:
+        raise JobError(
+            f"{engine} does not take the parameters as options (not a tuning build, or a range wider than its own? "
+            "cargo build --release -p protocol --features tune --target-dir target/tune): " + " / ".join(complaints[:3])
+        )
+
+
+def pair_result(output: str) -> tuple[int, int, int]:
+    """A game pair's (wins, draws, losses) for theta+ ("plus"), from the
+    arena's closing summary."""
+    found = re.findall(r"^plus vs minus: W (\d+) D (\d+) L (\d+)", output, re.MULTILINE)
+    if not found:
+        raise JobError("an arena run printed no 'plus vs minus: W … D … L …' line")
+    w, d, losses = map(int, found[-1])
+    if w + d + losses != 2:
+        raise JobError(f"an arena run of one pair counted {w + d + losses} games")
+    return w, d, losses
+
+
+def pair_args(settings: dict, state: dict, number: int, pair: dict) -> list[str]:
+    """The arena command of one game pair: theta+ ("plus") against theta-
+    ("minus"), both the shipped engine, from the pair's opening, colours
+    swapped."""
+    names = [r["name"] for r in state["params"]]
+    suite, index = pair["opening"]
+    words = []
+    for side in ("plus", "minus"):
+        values = [f"{n}={v}" for n, v in zip(names, pair[side], strict=True)]
+        words += engine_words(side, "engine", settings["options"] + values)
+    return [
+        *words,
+        settings["limit"][0],
+        settings["limit"][1],
+        "--games",
+        "2",
+        "--concurrency",
+        "1",
+        "--openings",
+        settings["openings"][suite]["rel"],
+        "--skip-openings",
+        str(index),
+        "--event",
+        f"spsa-b{number}-i{pair['iteration']}",
+        *settings["extra"],
+    ]
+
+
+def new_tune(args, engine: Path, signature: str) -> dict:
+    """A new tune's state from the command line."""
+    limits = [("--nodes", args.nodes), ("--depth", args.depth), ("--tc", args.tc)]
+    limit = [(flag, str(v)) for flag, v in limits if v is not None]
+    if len(limit) != 1:
+        raise JobError("give one limit: --nodes, --depth or --tc")
+    refuse_owned(
+        args.extra,
+        ("--engine", "--games", "--openings", "--skip-openings", "--pgn", "--sprt", "--concurrency", "--event")
+        + ("--nodes", "--depth", "--tc"),
+    )
+    try:
+        params = spsa.select(engine_params(engine, args.params), args.only)
+    except spsa.SpsaError as e:
+        raise JobError(str(e)) from e
+    openings = []
+    for k, name in enumerate(args.openings or SPSA_OPENINGS):
+        path = Path(name)
+        count = count_openings(path)
+        if count < 1:
+            raise JobError(f"--openings {path}: no positions")
+        openings.append({"path": name, "rel": relative_path(path, f"openings-{k}"), "count": count})
+    settings = {
+        "engine": str(engine),
+        "signature": signature,
+        "arena": args.arena or "target/release/arena",
+        "params": args.params or f"{engine} params",
+        "limit": list(limit[0]),
+        "openings": openings,
+        "options": args.option,
+        "extra": args.extra,
+    }
+    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
+    try:
+        return spsa.new_state(params, args.iterations or 0, seed, settings)
+    except spsa.SpsaError as e:
+        raise JobError(str(e)) from e
+
+
+def spsa_precheck(args) -> None:
+    """What can be refused before a cluster starts."""
+    if args.resume:
+        given = [name for name in TUNE_SHAPING if getattr(args, name) not in (None, [])]
+        if given:
+            raise JobError(
+                f"--resume takes the tune's settings from {args.resume}; drop --{given[0].replace('_', '-')}"
+            )
+        if not Path(args.resume).is_file():
+            raise JobError(f"--resume {args.resume}: no such file")
+    elif Path(args.state).exists():
+        raise JobError(f"{args.state} exists: continue it with --resume {args.state}, or choose another --state")
+
+
+def spsa_tune(client: Client, args) -> int:
+    if args.resume:
+        path = Path(args.resume)
+        try:
+            state = spsa.load_state(path)
+        except spsa.SpsaError as e:
+            raise JobError(str(e)) from e
+        settings = state["settings"]
+        engine = Path(args.engine or settings["engine"])
+        require({"engine": engine})
+        signature = engine_signature(engine)
+        if signature != settings["signature"]:
+            raise JobError(
+                f"{engine} signs '{signature}'; the tune in {path} was started with '{settings['signature']}'"
+            )
+        log(
+            f"spsa: resuming {path} at iteration {state['iter']} of {state['iterations']} "
+            f"(batch {state['next_batch']} next): {spsa.summary(state)}"
+        )
+    else:
+        path = Path(args.state)
+        engine = Path(args.engine or "target/tune/release/chariot")
+        require({"engine": engine})
+        signature = engine_signature(engine)
+        state = new_tune(args, engine, signature)
+        settings = state["settings"]
+        spsa.save_state(path, state)
+        log(
+            f"spsa: {len(state['params'])} parameters, {state['iterations']} iterations (game pairs) from "
+            f"{settings['params']}, A {state['A']}, alpha {state['alpha']}, gamma {state['gamma']}, "
+            f"seed {state['seed']}; state {path}"
+        )
+    arena = Path(args.arena or settings["arena"])
+    check_tunable(engine, state["params"])
+    files = {"arena": arena, "engine": engine}
+    links = {}
+    for k, suite in enumerate(settings["openings"]):
+        files[f"openings-{k}"] = Path(suite["path"])
+        links[suite["rel"]] = f"openings-{k}"
+        if count_openings(Path(suite["path"])) != suite["count"]:
+            raise JobError(f"{suite['path']}: {suite['count']} positions when the tune began, another number now")
+    order = spsa.opening_order(state["seed"], [suite["count"] for suite in settings["openings"]])
+    if state["iter"] < state["iterations"]:
+        run_spsa(client, args, state, path, files, links, order, signature)
+    finish_spsa(state, path)
+    return 0
+
+
+def run_spsa(client: Client, args, state: dict, path: Path, files, links, order, signature: str) -> None:
+    """Plays the tune's remaining iterations: batches planned from the
+    current theta, as many at once as the cluster has task slots, each
+    applied and saved as it arrives."""
+    settings, n, m = state["settings"], state["iterations"], args.pairs_per_batch
+    if m < 1:
+        raise JobError("--pairs-per-batch must be at least 1")
+    refused = ship(client, args, files, ["engine"], {"engine": signature})
+    job = f"spsa-{uuid.uuid4().hex[:8]}"
+
+    def slots() -> int:
+        if args.in_flight:
+            return args.in_flight
+        workers = client.scheduler_info(n_workers=-1)["workers"]
+        return max(1, sum(w.get("nthreads", 1) for a, w in workers.items() if a not in running.refused))
+
+    with stop_event(client, job) as stop:
+        running = Tasks(client, tasks.spsa_batch, {}, "batch", args.attempts, refused)
+        plans: dict[int, dict] = {}
+
+        def fill() -> None:
+            while len(plans) < slots():
+                pending = sum(len(p["pairs"]) for p in plans.values())
+                pairs = min(m, n - state["iter"] - pending)
+                if pairs < 1:
+                    return
+                plan = spsa.plan_batch(state, pairs, order)
+                number = plan["number"]
+                plans[number] = plan
+                running.add(
+                    number,
+                    {
+                        "job": job,
+                        "name": f"batch-{number}",
+                        "number": number,
+                        "pairs": [pair_args(settings, state, number, pair) for pair in plan["pairs"]],
+                        "links": links,
+                        "stop": stop,
+                    },
+                )
+
+        try:
+            fill()
+            for number, result in running.results():
+                plan = plans.pop(number)
+                wdl = [pair_result(output) for output in result["outputs"]]
+                spsa.apply_batch(state, plan, wdl)
+                spsa.save_state(path, state)
+                first, last = plan["pairs"][0]["iteration"], plan["pairs"][-1]["iteration"]
+                w, d, losses = state["history"][-1]["wdl"]
+                log(
+                    f"batch {number} (iterations {first}-{last}) from worker pid {result['pid']} on "
+                    f"{result['host']}, {result['seconds']:.1f} s: W {w} D {d} L {losses} | "
+                    f"{state['iter']}/{n} iterations, {state['games']} games: W {state['wins']} D {state['draws']} "
+                    f"L {state['losses']} | {spsa.summary(state)}"
+                )
+                for output in result["outputs"]:
+                    for line in output.splitlines():
+                        if line.startswith("Fault"):
+                            log(f"  batch {number}: {line}")
+                fill()
+        except KeyboardInterrupt:
+            log(f"spsa: interrupted at iteration {state['iter']}; continue with --resume {path}")
+            raise
+        finally:
+            running.cancel()
+
+
+def finish_spsa(state: dict, path: Path) -> None:
+    """The tuned values, the CSV of every parameter's path and its plot."""
+    log(
+        f"spsa: {state['iter']} of {state['iterations']} iterations, {state['games']} games "
+        f"(theta+ W {state['wins']} D {state['draws']} L {state['losses']})"
+    )
+    log(spsa.final_table(state))
+    table = path.with_suffix(".csv")
+    spsa.write_csv(state, table)
+    picture = path.with_suffix(".png")
+    if spsa.plot(state, picture):
+        log(f"spsa: each parameter's path in {picture} (and {table})")
+    else:
+        log(
+            f"spsa: each parameter's path in {table}; for a plot, pip install matplotlib and run run.py spsa-plot {path}"
+        )
+
+
+def spsa_plot(args) -> int:
+    try:
+        state = spsa.load_state(Path(args.state))
+    except spsa.SpsaError as e:
+        raise JobError(str(e)) from e
+    finish_spsa(state, Path(args.state))
+    return 0
+
+
+# --------------------------------------------------------------------------
 # Command line
 
 
@@ -741,18 +1040,57 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--base-option", action="append", default=[], metavar="KEY=VALUE")
     s.add_argument("extra", nargs="*", help="after --: more arena options (e.g. --resign score=1000 moves=4)")
     cluster_options(s)
+
+    t = sub.add_parser("spsa", help="an SPSA tune of the engine's search parameters in batches of game pairs")
+    start = t.add_mutually_exclusive_group(required=True)
+    start.add_argument("--state", help="a new tune's state file (JSON, rewritten after every batch)")
+    start.add_argument("--resume", metavar="STATE", help="continue the tune of this state file")
+    t.add_argument("--engine", help="the tuning build (default target/tune/release/chariot)")
+    t.add_argument("--arena", help="default target/release/arena")
+    t.add_argument(
+        "--params", help="the parameters, 'name, int, default, min, max, c_end, r_end' (default: ENGINE params)"
+    )
+    t.add_argument("--only", help="tune only these parameters (comma-separated names)")
+    t.add_argument("--iterations", type=int, help="game pairs in all (fishtest's games / 2)")
+    t.add_argument("--pairs-per-batch", type=int, default=8, help="game pairs per task (default 8)")
+    t.add_argument("--in-flight", type=int, help="batches at once (default: the cluster's task slots)")
+    t.add_argument(
+        "--openings",
+        action="append",
+        help="opening suite, repeatable (default: arena/data/openings-wide.epd and openings-deep.epd)",
+    )
+    t.add_argument("--seed", type=int, help="seed of the random signs and the order of the openings (default: random)")
+    t.add_argument("--nodes", type=int)
+    t.add_argument("--depth", type=int)
+    t.add_argument("--tc", help="BASE+INC seconds")
+    t.add_argument(
+        "--option",
+        action="append",
+        default=None,
+        metavar="KEY=VALUE",
+        help="engine option for both sides (default hashsize=16 usebook=false)",
+    )
+    t.add_argument("extra", nargs="*", help="after --: more arena options (e.g. --resign score=1000 moves=4)")
+    cluster_options(t)
+
+    plot = sub.add_parser("spsa-plot", help="a tune's final values, the CSV and the plot of its parameters' paths")
+    plot.add_argument("state", help="the tune's state file")
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    if getattr(args, "option", []) is None:
+    if getattr(args, "option", []) is None and not getattr(args, "resume", None):
         args.option = ["hashsize=16", "usebook=false"]
-    job = datagen if args.command == "datagen" else sprt
+    job = {"datagen": datagen, "sprt": sprt, "spsa": spsa_tune}.get(args.command)
     try:
+        if job is None:
+            return spsa_plot(args)
+        if job is spsa_tune:
+            spsa_precheck(args)
         with open_client(args) as client:
             return job(client, args)
-    except JobError as e:
+    except (JobError, spsa.SpsaError) as e:
         print(f"run.py {args.command}: {e}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
