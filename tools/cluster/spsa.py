@@ -320,6 +320,7 @@ def plot(state: dict, path: Path) -> bool:
         ax.axhline(row["start"], color="grey", linestyle=":", linewidth=1)
         ax.set_ylim(row["min"], row["max"])
         ax.set_title(row["name"], fontsize=9)
+        ax.set_xlabel("iteration", fontsize=7)
         ax.tick_params(labelsize=7)
     for idx in range(len(rows), lines * cols):
         axes[idx // cols][idx % cols].axis("off")
