@@ -13,5 +13,5 @@ python3 tools/ladder/test_fit.py
 echo "== C library from Python ctypes (the release build's libchariot)"
 python3 ffi/tests/python/test_ctypes.py
 
-echo "== cluster driver: datagen and SPRT on a local Dask cluster (installs tools/cluster/requirements.txt)"
+echo "== cluster driver: datagen, SPRT and SPSA on a local Dask cluster (installs tools/cluster/requirements.txt)"
 tools/cluster/smoke.sh

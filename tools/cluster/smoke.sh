@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The cluster driver's checks: ruff, then test_cluster.py (both jobs end to
 # end on local Dask clusters of two workers bound to 127.0.0.1, a worker
-# killed during each, a worker refused for a different bench).
+# killed during each, a worker refused for a different bench) and
+# test_spsa.py (SPSA's formulas and state; tunes of a synthetic objective
+# through a fake engine and arena: one reaches the optimum, one loses a
+# worker, one is interrupted and resumed).
 #
 # Uses $PYTHON if set and able to import distributed, else a venv in
 # target/cluster-venv with tools/cluster/requirements.txt installed. Skips
@@ -29,5 +32,5 @@ fi
 cargo build --release -p protocol -p arena --quiet
 "$python" -m ruff check tools/cluster
 "$python" -m ruff format --check tools/cluster
-"$python" -m pytest -q -p no:cacheprovider tools/cluster/test_cluster.py
+"$python" -m pytest -q -p no:cacheprovider tools/cluster/test_cluster.py tools/cluster/test_spsa.py
 echo "cluster smoke: ok in $(($(date +%s) - start)) s"
