@@ -40,7 +40,8 @@ Clusters: `--cluster local:N` (N worker processes on this machine, bound to
 127.0.0.1, TLS with throw-away certificates), `ssh:HOST,HOST,...`
 (`SSHCluster`: the first host runs the scheduler), `slurm:JOBS`
 (`dask-jobqueue`), or `--scheduler ADDRESS` for a running one. See the
-docs/tools.md, "Data and SPRT tests on a cluster".
+docs/tools.md, "Data and SPRT tests on a cluster", and for SPSA the
+docs/tools.md, "SPSA tunes on a cluster".
 """
 
 from __future__ import annotations
