@@ -827,14 +827,17 @@ def spsa_tune(client: Client, args) -> int:
         signature = engine_signature(engine)
         state = new_tune(args, engine, signature)
         settings = state["settings"]
+    arena = Path(args.arena or settings["arena"])
+    require({"arena": arena})
+    check_tunable(engine, state["params"])
+    if not args.resume:
+        path.parent.mkdir(parents=True, exist_ok=True)
         spsa.save_state(path, state)
         log(
             f"spsa: {len(state['params'])} parameters, {state['iterations']} iterations (game pairs) from "
             f"{settings['params']}, A {state['A']}, alpha {state['alpha']}, gamma {state['gamma']}, "
             f"seed {state['seed']}; state {path}"
         )
-    arena = Path(args.arena or settings["arena"])
-    check_tunable(engine, state["params"])
     files = {"arena": arena, "engine": engine}
     links = {}
     for k, suite in enumerate(settings["openings"]):
