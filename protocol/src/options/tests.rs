@@ -115,7 +115,7 @@ fn pikafish_options() {
     );
     assert_eq!(o.strength.skill, 20, "clamped");
     o.set(Dialect::Uci, "UCI_LimitStrength", Some("true"));
-    o.set(Dialect::Uci, "UCI_Elo", Some("1515"));
+    o.set(Dialect::Uci, "UCI_Elo", Some("1745"));
     assert_eq!(o.strength.level().skill, 10);
     let a = o.set(Dialect::Uci, "Contempt", Some("3"));
     assert_eq!(a.diagnostics, vec!["unknown option: Contempt".to_string()]);
