@@ -10,8 +10,10 @@
 # fixed node count or depth are deterministic, so a suite of N positions
 # yields only 2N different games; openings-wide.epd (760 positions, less
 # strictly balanced) is for fixed-node tests that need more than 480, and
-# openings-deep.epd (1000 positions, 13-16 plies) for those that go on
-# past the wide suite's 1,520 (arena pool scores the runs together).
+# openings-deep.epd (1000 positions, 13-16 plies) and openings-deeper.epd
+# (1000 positions, 17-20 plies) for those that go on past the wide suite's
+# 1,520 games and the deep suite's 2,000 (arena pool scores the runs
+# together).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 input="${1:-data/games/ccpd-games.iccs.tsv.xz}"
@@ -58,3 +60,11 @@ build arena/data/openings-deep.epd "\
 # c0 = the moves from the start position, c1 = games through the position,
 # Red's score, draw rate." \
   --count 1000 --min-plies 13 --max-plies 16 --min-games 3 --max-imbalance 0.2
+
+build arena/data/openings-deeper.epd "\
+# The deepest xiangqi openings, to go on with a fixed-node test past
+# openings-deep.epd: 17-20 plies from the start, one per 6-ply trunk, each
+# reached in >= 3 master games with Red scoring 30-70 %, drawn lines first.
+# c0 = the moves from the start position, c1 = games through the position,
+# Red's score, draw rate." \
+  --count 1000 --min-plies 17 --max-plies 20 --min-games 3 --max-imbalance 0.2

@@ -893,6 +893,7 @@ fn opening_suites_are_valid() {
     check_suite("data/openings.epd", 6..=10, 240);
     check_suite("data/openings-wide.epd", 8..=12, 760);
     check_suite("data/openings-deep.epd", 13..=16, 1000);
+    check_suite("data/openings-deeper.epd", 17..=20, 1000);
 }
 
 /// Every line of a shipped suite: a valid position, reached by its `c0`
