@@ -1,8 +1,10 @@
 //! The protocol front end as a library: the command parser, the session
 //! that owns the engine, the line reader and the output, so that a fuzzer
 //! or a test can drive a whole UCCI/UCI session in-process. The `chariot`
-//! binary (`main.rs`) is a thin shell over these modules plus its
-//! command-line tools.
+//! binary (`cli/`) is a thin shell over these modules plus its
+//! command-line tools; the C library (`ffi/`) is another. Neither shell's
+//! dependencies come here: this crate needs the engine, the book and a
+//! channel.
 
 pub mod bench;
 pub mod command;

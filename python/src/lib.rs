@@ -2,8 +2,8 @@
 //! (the package's `__init__.py` re-exports it). It owns the conversion
 //! between Python and the library crates — `board`, `engine`, `book` —
 //! and nothing of the game itself: every rule, count, notation read and
-//! search is theirs. `protocol` is not used (its command-line dependencies
-//! have no place in a Python wheel).
+//! search is theirs. `protocol` is not used: Python calls the engine
+//! itself rather than speaking protocol text to it.
 //!
 //! Modules: `errors` (the exceptions), `board` (`Color`, `Move`, `Board`),
 //! `notation` (writing WXF and Chinese), `rules` (`Outcome`,

@@ -9,7 +9,7 @@ root=$(pwd)
 target="${CARGO_TARGET_DIR:-$root/target}"
 engine="$target/release/chariot"
 if [ ! -x "$engine" ]; then
-  cargo build --release -p protocol --quiet
+  cargo build --release -p chariot-cli --quiet
 fi
 venv="$target/pyenv"
 if [ ! -x "$venv/bin/python" ]; then

@@ -29,7 +29,7 @@ if ! "$python" -c 'import distributed, cryptography, pytest' 2>/dev/null; then
   python=$venv/bin/python
 fi
 
-cargo build --release -p protocol -p arena --quiet
+cargo build --release -p chariot-cli -p arena --quiet
 "$python" -m ruff check tools/cluster
 "$python" -m ruff format --check tools/cluster
 "$python" -m pytest -q -p no:cacheprovider tools/cluster/test_cluster.py tools/cluster/test_spsa.py

@@ -2,7 +2,7 @@
 clusters of two worker processes (127.0.0.1 only), with and without a
 worker killed in the middle.
 
-Needs the release builds (`cargo build --release -p protocol -p arena`);
+Needs the release builds (`cargo build --release -p chariot-cli -p arena`);
 `smoke.sh` makes them and runs these tests.
 """
 

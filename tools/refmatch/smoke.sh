@@ -24,7 +24,7 @@ if ! "$python" -c 'import pyffish' 2>/dev/null; then
   python=$venv/bin/python
 fi
 
-cargo build --release -p protocol --quiet
+cargo build --release -p chariot-cli --quiet
 chariot=$PWD/target/release/chariot
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

@@ -2,7 +2,7 @@
 //! names, its type, default and range, in handshake order. The parent
 //! module reads and advertises them; a new option is one row here, one
 //! field there, and its row in the page (which
-//! `protocol/tests/option_table.rs` checks).
+//! `cli/tests/option_table.rs` checks).
 
 use super::{DEFAULT_BOOK, DEFAULT_NETWORK, VARIANT};
 use crate::strength;

@@ -309,7 +309,7 @@ fn case_line(record: &Record, goal: &Goal, outcome: &Outcome) -> String {
     let mut line = format!(
         "{verdict} {played:<5} depth {:>2}  score {:<9}",
         r.depth,
-        crate::output::uci_score(r.score)
+        protocol::output::uci_score(r.score)
     );
     match outcome.solved {
         Some(s) => line.push_str(&format!(

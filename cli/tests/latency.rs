@@ -4,7 +4,7 @@
 //! to a book move from the start position with a long clock, the book
 //! check included, median and worst of 50 from an empty table.
 //!
-//! Run with `cargo test --release -p protocol --test latency -- --ignored --nocapture`.
+//! Run with `cargo test --release -p chariot-cli --test latency -- --ignored --nocapture`.
 
 mod common;
 

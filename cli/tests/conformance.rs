@@ -2,14 +2,14 @@
 //! `docs/ucci.md` §10 (`case_NN_…`) and our own (`extra_…`), covering
 //! every class of bad input. Ordering and content are checked exactly in
 //! every build. The contract's time bounds are checked as written in a
-//! release build (`cargo test --release -p protocol --test conformance`,
+//! release build (`cargo test --release -p chariot-cli --test conformance`,
 //! which `.ci/run` runs); a debug build, many times slower and run beside
 //! the whole workspace's tests, gets ten times as long (see [`bound`]).
 //!
 //! One file on purpose, though it is long: every file under `tests/` is
 //! linked into a test binary of its own, and the transcripts share one
 //! harness and one reading of the contract; split by topic, the same cases
-//! would cost CI a link of the whole protocol crate per file.
+//! would cost CI one more link of the engine per file.
 
 mod common;
 

@@ -1,5 +1,5 @@
 //! The one policy of the commands that read files of cases
-//! (`protocol/src/cases.rs`), for `book build`, `book import` and `data
+//! (`cli/src/cases.rs`), for `book build`, `book import` and `data
 //! check` (`epd` and `perft --epd` have theirs in their own files): a
 //! malformed record is named with its file and line, the run goes on, the
 //! status is 1 (0 with `--lenient`), and nothing to check is status 2.
