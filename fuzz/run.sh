@@ -9,7 +9,7 @@
 # fuzz/corpus/<target>/ are read, never written: what libFuzzer adds goes to
 # fuzz/target/work/<target>/ and is kept between runs. A crash lands in
 # fuzz/artifacts/<target>/; copy it into the corpus with a regression fix,
-# and `cargo test -p protocol --test fuzz_corpus` replays it on stable.
+# and `cargo test -p fuzz-props --test fuzz_corpus` replays it on stable.
 set -eu
 seconds=${1:?usage: fuzz/run.sh SECONDS [TARGET...]}
 shift

@@ -2,14 +2,14 @@
 //! command lines (valid commands with bad numbers, shuffled tokens, cut
 //! FENs, binary junk), after which the engine must still answer `isready`
 //! and play a legal move from a valid position. The lines come from
-//! `protocol::fuzzing::lines`.
+//! `fuzz_props::lines`.
 
 mod common;
 
 use std::time::Duration;
 
 use common::{Engine, S0, legal_best, pos};
-use protocol::fuzzing::lines::{Rng, SEEDS, random_line};
+use fuzz_props::lines::{Rng, SEEDS, random_line};
 
 fn session(seed: u64, lines: usize) {
     let mut rng = Rng::new(seed);

@@ -1,4 +1,4 @@
-//! Fuzz target `book`: see `protocol::fuzzing::book` for the properties.
+//! Fuzz target `book`: see `fuzz_props::book` for the properties.
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| protocol::fuzzing::book(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| fuzz_props::book(data));

@@ -1,4 +1,4 @@
-//! Fuzz target `epd`: see `protocol::fuzzing::epd` for the properties.
+//! Fuzz target `epd`: see `fuzz_props::epd` for the properties.
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| protocol::fuzzing::epd(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| fuzz_props::epd(data));

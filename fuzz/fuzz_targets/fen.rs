@@ -1,4 +1,4 @@
-//! Fuzz target `fen`: see `protocol::fuzzing::fen` for the properties.
+//! Fuzz target `fen`: see `fuzz_props::fen` for the properties.
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| protocol::fuzzing::fen(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| fuzz_props::fen(data));

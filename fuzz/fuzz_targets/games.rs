@@ -1,4 +1,4 @@
-//! Fuzz target `games`: see `protocol::fuzzing::games` for the properties.
+//! Fuzz target `games`: see `fuzz_props::games` for the properties.
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| protocol::fuzzing::games(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| fuzz_props::games(data));

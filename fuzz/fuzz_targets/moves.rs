@@ -1,4 +1,4 @@
-//! Fuzz target `moves`: see `protocol::fuzzing::moves` for the properties.
+//! Fuzz target `moves`: see `fuzz_props::moves` for the properties.
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| protocol::fuzzing::moves(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| fuzz_props::moves(data));

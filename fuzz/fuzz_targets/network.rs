@@ -1,4 +1,4 @@
-//! Fuzz target `network`: see `protocol::fuzzing::network` for the properties.
+//! Fuzz target `network`: see `fuzz_props::network` for the properties.
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| protocol::fuzzing::network(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| fuzz_props::network(data));

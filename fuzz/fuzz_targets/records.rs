@@ -1,4 +1,4 @@
-//! Fuzz target `records`: see `protocol::fuzzing::records` for the properties.
+//! Fuzz target `records`: see `fuzz_props::records` for the properties.
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| protocol::fuzzing::records(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| fuzz_props::records(data));

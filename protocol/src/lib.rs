@@ -8,7 +8,6 @@
 
 pub mod bench;
 pub mod command;
-pub mod fuzzing;
 pub mod limits;
 pub mod notation;
 pub mod options;

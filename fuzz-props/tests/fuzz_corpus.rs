@@ -1,10 +1,10 @@
 //! Replays the fuzz corpus (`fuzz/corpus/<target>/`: the seeds and every
 //! past finding) through the same properties the cargo-fuzz targets check
-//! (`protocol::fuzzing`), so stable CI keeps them without nightly.
+//! (`fuzz_props`), so stable CI keeps them without nightly.
 
 use std::path::PathBuf;
 
-use protocol::fuzzing;
+use fuzz_props as fuzzing;
 
 /// Runs every file of `fuzz/corpus/<target>` through `property`.
 fn replay(target: &str, mut property: impl FnMut(&[u8])) {

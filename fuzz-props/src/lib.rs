@@ -1,16 +1,22 @@
 //! The properties the fuzz targets check, written once: `fuzz/` (cargo-fuzz,
-//! nightly) calls them on generated inputs, and `protocol/tests/fuzz_corpus.rs`
+//! nightly) calls them on generated inputs, and `tests/fuzz_corpus.rs`
 //! (stable) replays the seed corpus and every past finding through them.
+//! [`lines`] is the grammar of random protocol lines that the seeded test
+//! of the binary (`cli/tests/fuzz.rs`) and `examples/storm.rs` send.
 //!
 //! Each function takes raw bytes, never fails on bad input, and panics only
 //! when a property is broken; the panic message says which.
+//!
+//! A crate of its own (`publish = false`) so that the fuzz crate and the
+//! tests reach the properties without their being part of the `protocol`
+//! library that the binary and the C library link.
 
 use board::{Move, Position};
 
-use crate::command::Command;
-use crate::notation::Notation;
-use crate::output::{Captured, Output};
-use crate::session::{Input, Session};
+use protocol::command::Command;
+use protocol::notation::Notation;
+use protocol::output::{Captured, Output};
+use protocol::session::{Input, Session};
 
 pub mod lines;
 

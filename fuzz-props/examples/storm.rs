@@ -1,18 +1,18 @@
 //! A line storm: millions of random protocol lines through the fuzzing
-//! property of whole sessions (`protocol::fuzzing::protocol`: every `go`
+//! property of whole sessions (`fuzz_props::protocol`: every `go`
 //! tamed to depth 1, every `bestmove` and `ponder` checked legal where it
 //! was played, never more `bestmove`s than `go`s), on stable and without
 //! coverage instrumentation, so that the count of lines tried reaches the
 //! millions that libFuzzer's whole-session inputs (about 30 a second) do
-//! not. The lines come from `protocol::fuzzing::lines`, the grammar of the
+//! not. The lines come from `fuzz_props::lines`, the grammar of the
 //! seeded test of the real binary.
 //!
-//! `cargo run --release -p protocol --example storm -- [--lines N] [--seed S] [--threads T]`
+//! `cargo run --release -p fuzz-props --example storm -- [--lines N] [--seed S] [--threads T]`
 //!
 //! Each input is 64 random lines with LF or CRLF endings, fed to a fresh
 //! session. A broken property stops the run: the input is written to
 //! `storm-failure-SEED-N.txt` (replay it with
-//! `cargo test -p protocol --test fuzz_corpus` after copying it into
+//! `cargo test -p fuzz-props --test fuzz_corpus` after copying it into
 //! `fuzz/corpus/protocol/`) and the exit code is 1. Run it with
 //! `MALLOC_MMAP_THRESHOLD_=131072` in the environment: each session frees
 //! a 16 MB table, and glibc otherwise serves the next one from the heap
@@ -23,7 +23,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-use protocol::fuzzing::{self, lines::Rng};
+use fuzz_props::lines::{Rng, random_line};
 
 /// Lines per session: the most the property feeds to one.
 const LINES_PER_INPUT: usize = 64;
@@ -46,12 +46,12 @@ fn storm(seed: u64, lines: u64, done: &AtomicU64, failed: &AtomicBool) -> Result
     while sent < lines && !failed.load(Ordering::Relaxed) {
         let mut input = Vec::new();
         for _ in 0..LINES_PER_INPUT {
-            let (_, line) = fuzzing::lines::random_line(&mut rng);
+            let (_, line) = random_line(&mut rng);
             input.extend_from_slice(&line);
             input.extend_from_slice(if rng.below(4) == 0 { b"\r\n" } else { b"\n" });
         }
-        let n = fuzzing::protocol_lines(&input) as u64;
-        match catch_unwind(AssertUnwindSafe(|| fuzzing::protocol(&input))) {
+        let n = fuzz_props::protocol_lines(&input) as u64;
+        match catch_unwind(AssertUnwindSafe(|| fuzz_props::protocol(&input))) {
             Ok(bestmoves) => checked += bestmoves as u64,
             Err(_) => {
                 failed.store(true, Ordering::Relaxed);

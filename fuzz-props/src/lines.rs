@@ -1,8 +1,8 @@
 //! Random protocol lines for the stable fuzzers: a small reproducible
 //! generator, lines that are valid or nearly so, and the mutations that
 //! turn them into garbage (noise tokens, shuffles, cuts inside UTF-8,
-//! wide characters, binary junk). `protocol/tests/fuzz.rs` sends them to
-//! the real binary; `protocol/examples/storm.rs` feeds millions of them
+//! wide characters, binary junk). `cli/tests/fuzz.rs` sends them to
+//! the real binary; `fuzz-props/examples/storm.rs` feeds millions of them
 //! through [`super::protocol`]'s property in-process.
 
 use rand::{Rng as _, RngCore, SeedableRng};
