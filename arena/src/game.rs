@@ -8,7 +8,7 @@ use std::fmt;
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
-use board::{ByColor, Color, Move, Outcome, Position, Reason};
+use board::{ByColor, Color, GameResult, Move, Outcome, Position, Reason};
 
 use crossbeam_channel::{Receiver, TryRecvError};
 
@@ -18,36 +18,6 @@ use crate::child::{EngineProcess, SearchFailure};
 use crate::config::{DrawRule, EngineSpec, Protocol, ResignRule, TimeControl};
 use crate::openings::Opening;
 use adjudication::adjudicate_scores;
-
-/// The result of a game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameResult {
-    /// Red won (`1-0`).
-    RedWins,
-    /// Black won (`0-1`).
-    BlackWins,
-    /// Drawn (`1/2-1/2`).
-    Draw,
-}
-
-impl GameResult {
-    /// The win of `color`.
-    pub fn win_for(color: Color) -> GameResult {
-        match color {
-            Color::Red => GameResult::RedWins,
-            Color::Black => GameResult::BlackWins,
-        }
-    }
-
-    /// The PGN result token.
-    pub fn pgn(self) -> &'static str {
-        match self {
-            GameResult::RedWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-        }
-    }
-}
 
 /// Why a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -9,8 +9,8 @@ use std::io::BufRead;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use board::{Move, Position};
-use book::pgn::{GameResult, TsvGame, is_tsv_filler};
+use board::{GameResult, Move, Position};
+use book::pgn::{TsvGame, is_tsv_filler};
 
 pub use book::openings::Opening;
 
@@ -110,10 +110,10 @@ fn tally_positions(input: impl BufRead, settings: &BuildSettings) -> Result<Tall
             continue;
         };
         let red_half = match game.result {
-            GameResult::RedWins => 2,
-            GameResult::Draw => 1,
-            GameResult::BlackWins => 0,
-            GameResult::Unknown => continue,
+            Some(GameResult::RedWins) => 2,
+            Some(GameResult::Draw) => 1,
+            Some(GameResult::BlackWins) => 0,
+            None => continue,
         };
         games_read += 1;
         let mut pos = Position::startpos();

@@ -119,7 +119,8 @@ pub fn write_game(game: &GameRecord, ctx: &PgnContext<'_>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{GameResult, Termination};
+    use crate::game::Termination;
+    use board::GameResult;
     use board::{Position, Reason};
 
     #[test]

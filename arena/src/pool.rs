@@ -15,7 +15,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use anyhow::{Result, bail};
-use book::pgn::{GameResult, PgnGame};
+use board::GameResult;
+use book::pgn::PgnGame;
 
 use crate::sprt::{EloModel, Sprt, SprtState};
 use crate::stats::{GameScore, Pentanomial, Trinomial};
@@ -131,10 +132,10 @@ pub struct Pooled {
 fn score_of(game: &PgnGame, engine: &str) -> Option<GameScore> {
     let red = game.tag("Red") == Some(engine);
     let score = match game.result() {
-        GameResult::RedWins => GameScore::Win,
-        GameResult::BlackWins => GameScore::Loss,
-        GameResult::Draw => GameScore::Draw,
-        GameResult::Unknown => return None,
+        Some(GameResult::RedWins) => GameScore::Win,
+        Some(GameResult::BlackWins) => GameScore::Loss,
+        Some(GameResult::Draw) => GameScore::Draw,
+        None => return None,
     };
     Some(if red { score } else { score.flip() })
 }

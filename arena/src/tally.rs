@@ -7,7 +7,9 @@
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 
-use crate::game::{GameRecord, GameResult};
+use board::GameResult;
+
+use crate::game::GameRecord;
 use crate::sprt::{EloModel, Sprt, SprtState};
 use crate::stats::{GameScore, Pentanomial, Trinomial};
 

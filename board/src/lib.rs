@@ -1,7 +1,8 @@
 //! The xiangqi board: squares and pieces, moves in ICCS coordinates, FEN,
 //! legal move generation, make/unmake with Zobrist keys, perft, (in
-//! [`geometry`]) the attack tables for other crates' use, and (in [`rules`])
-//! the judging of game ends. No I/O and no search live here.
+//! [`geometry`]) the attack tables for other crates' use, (in [`rules`])
+//! the judging of game ends, and the [`GameResult`] a finished game's record
+//! keeps. No I/O and no search live here.
 //!
 //! # Vocabulary
 //!
@@ -27,6 +28,7 @@ mod fen;
 pub mod geometry;
 mod moves;
 mod position;
+mod result;
 pub mod rules;
 mod see;
 mod types;
@@ -39,6 +41,7 @@ pub use bitboard::Bitboard;
 pub use fen::{FenError, START_FEN, Setup};
 pub use moves::{MAX_MOVES, Move, MoveList, ParseMoveError};
 pub use position::{CHECKS_COUNTED, IllegalMove, Position, State};
+pub use result::GameResult;
 pub use rules::{NodeJudgement, Outcome, Reason, Verdict};
 pub use see::SeeValues;
 pub use types::{ByColor, Color, File, ParseSquareError, Piece, PieceKind, Rank, Square};

@@ -30,10 +30,9 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
-use board::{Color, Move, Position};
+use board::{GameResult, Move, Position};
 
 use crate::format::{Book, Entry, Wdl, canonical_key};
-use crate::pgn::GameResult;
 use crate::text::reachable_fens;
 
 /// Plies that identify a near-duplicate game.
@@ -166,7 +165,7 @@ impl BookBuilder {
         &mut self,
         start: &Position,
         moves: &[Move],
-        result: GameResult,
+        result: Option<GameResult>,
     ) -> Result<(), SkipReason> {
         let outcome = self.try_add(start, moves, result);
         if let Err(reason) = outcome {
@@ -179,14 +178,9 @@ impl BookBuilder {
         &mut self,
         start: &Position,
         moves: &[Move],
-        result: GameResult,
+        result: Option<GameResult>,
     ) -> Result<(), SkipReason> {
-        let winner = match result {
-            GameResult::RedWins => Some(Color::Red),
-            GameResult::BlackWins => Some(Color::Black),
-            GameResult::Draw => None,
-            GameResult::Unknown => return Err(SkipReason::UnknownResult),
-        };
+        let winner = result.ok_or(SkipReason::UnknownResult)?.winner();
         if moves.is_empty() {
             return Err(SkipReason::NoMoves);
         }
@@ -296,32 +290,32 @@ mod tests {
             min_games: 2,
         });
         assert_eq!(
-            b.add_game(&start, &moves("h2e2 h9g7 h0g2"), GameResult::RedWins),
+            b.add_game(&start, &moves("h2e2 h9g7 h0g2"), Some(GameResult::RedWins)),
             Ok(())
         );
         // The mirror image of the first game: same canonical pairs after ply 1.
         assert_eq!(
-            b.add_game(&start, &moves("b2e2 b9c7"), GameResult::Draw),
+            b.add_game(&start, &moves("b2e2 b9c7"), Some(GameResult::Draw)),
             Ok(())
         );
         assert_eq!(
-            b.add_game(&start, &moves("h2e2 h9g7"), GameResult::BlackWins),
+            b.add_game(&start, &moves("h2e2 h9g7"), Some(GameResult::BlackWins)),
             Ok(())
         );
         assert_eq!(
-            b.add_game(&start, &moves("c3c4"), GameResult::RedWins),
+            b.add_game(&start, &moves("c3c4"), Some(GameResult::RedWins)),
             Ok(())
         );
         assert_eq!(
-            b.add_game(&start, &moves("h2e2 h9g7"), GameResult::BlackWins),
+            b.add_game(&start, &moves("h2e2 h9g7"), Some(GameResult::BlackWins)),
             Err(SkipReason::Duplicate)
         );
         assert_eq!(
-            b.add_game(&start, &moves("h2e2 h2e2"), GameResult::Draw),
+            b.add_game(&start, &moves("h2e2 h2e2"), Some(GameResult::Draw)),
             Err(SkipReason::IllegalMove)
         );
         assert_eq!(
-            b.add_game(&start, &moves("h2e2"), GameResult::Unknown),
+            b.add_game(&start, &moves("h2e2"), None),
             Err(SkipReason::UnknownResult)
         );
         let (book, summary) = b.finish();

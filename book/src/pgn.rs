@@ -9,7 +9,7 @@ use std::fmt;
 use std::io::{self, Read};
 use std::path::Path;
 
-use board::{Move, Position};
+use board::{GameResult, Move, Position};
 
 use crate::error::BookError;
 use crate::notation::{self, NotationError};
@@ -45,40 +45,15 @@ pub fn read_text(path: &Path) -> Result<String, BookError> {
         .map_err(|_| io_error(io::Error::new(io::ErrorKind::InvalidData, "not UTF-8 text")))
 }
 
-/// How a game ended, as its record says.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum GameResult {
-    /// `1-0`.
-    RedWins,
-    /// `0-1`.
-    BlackWins,
-    /// `1/2-1/2`.
-    Draw,
-    /// `*` or no result given.
-    Unknown,
-}
-
-impl GameResult {
-    /// Reads `1-0`, `0-1`, `1/2-1/2` (also `½-½`) or `*`.
-    pub fn parse(text: &str) -> Option<GameResult> {
-        match text {
-            "1-0" => Some(GameResult::RedWins),
-            "0-1" => Some(GameResult::BlackWins),
-            "1/2-1/2" | "½-½" => Some(GameResult::Draw),
-            "*" => Some(GameResult::Unknown),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for GameResult {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            GameResult::RedWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-            GameResult::Unknown => "*",
-        })
+/// Reads a result token of a record (a `Result` tag, the end of a
+/// movetext, a game list's column): `Some(Some(r))` for `1-0`, `0-1` and
+/// `1/2-1/2` (also `½-½`), `Some(None)` for `*` (the result is not
+/// known), `None` for text that is no result token.
+pub fn parse_result(text: &str) -> Option<Option<GameResult>> {
+    if text == "*" {
+        Some(None)
+    } else {
+        GameResult::from_pgn(text).map(Some)
     }
 }
 
@@ -90,7 +65,7 @@ pub struct PgnGame {
     /// The move tokens of the main line (numbers, comments, variations,
     /// annotations and the result removed).
     pub moves: Vec<String>,
-    /// The result at the end of the movetext, if any.
+    /// The result at the end of the movetext (`None`: none given, or `*`).
     pub movetext_result: Option<GameResult>,
     /// The 1-based line where the game starts.
     pub line: usize,
@@ -145,12 +120,13 @@ impl PgnGame {
             .map(|(_, v)| v.as_str())
     }
 
-    /// The result: the `Result` tag, else the movetext's, else unknown.
-    pub fn result(&self) -> GameResult {
-        self.tag("Result")
-            .and_then(|r| GameResult::parse(r.trim()))
-            .or(self.movetext_result)
-            .unwrap_or(GameResult::Unknown)
+    /// The result: the `Result` tag's when it holds a result token (`*`
+    /// included), else the movetext's; `None` when it is not known.
+    pub fn result(&self) -> Option<GameResult> {
+        match self.tag("Result").and_then(|r| parse_result(r.trim())) {
+            Some(tagged) => tagged,
+            None => self.movetext_result,
+        }
     }
 
     /// The notation of the moves, from the `Format` tag.
@@ -281,8 +257,8 @@ fn parse_movetext(text: &str) -> (Vec<String>, Option<GameResult>) {
     let mut token = String::new();
     let flush = |token: &mut String, moves: &mut Vec<String>, result: &mut Option<GameResult>| {
         let t = std::mem::take(token);
-        if let Some(r) = GameResult::parse(&t) {
-            *result = Some(r);
+        if let Some(r) = parse_result(&t) {
+            *result = r;
             return;
         }
         let t = strip_move_number(&t);
@@ -351,8 +327,8 @@ fn strip_move_number(token: &str) -> &str {
 pub struct TsvGame {
     /// The game's number (first column).
     pub number: u64,
-    /// Its result.
-    pub result: GameResult,
+    /// Its result (`None`: `*`, not known).
+    pub result: Option<GameResult>,
     /// Its ICCS moves.
     pub moves: Vec<String>,
 }
@@ -365,7 +341,7 @@ impl TsvGame {
     pub fn parse(line: &str) -> Option<TsvGame> {
         let mut cols = line.split('\t');
         let number = cols.next()?.trim().parse().ok()?;
-        let result = GameResult::parse(cols.next()?.trim())?;
+        let result = parse_result(cols.next()?.trim())?;
         let plies: usize = cols.next()?.trim().parse().ok()?;
         let moves: Vec<String> = cols
             .next()
@@ -420,11 +396,11 @@ mod tests {
         let games = parse_games(text);
         assert_eq!(games.len(), 2);
         assert_eq!(games[0].tag("event"), Some("1999年\"中視\"杯"));
-        assert_eq!(games[0].result(), GameResult::BlackWins);
+        assert_eq!(games[0].result(), Some(GameResult::BlackWins));
         assert_eq!(games[0].line, 1);
         assert_eq!(games[1].line, 8);
         assert_eq!(games[1].format(), Format::Iccs);
-        assert_eq!(games[1].result(), GameResult::Unknown);
+        assert_eq!(games[1].result(), None);
         let (_, moves) = games[1].replay().unwrap();
         assert_eq!(
             moves.iter().map(ToString::to_string).collect::<Vec<_>>(),

@@ -2,9 +2,9 @@
 //! mirrored lookups, absent positions, damaged files, and the choice of a
 //! move by a `BookSet` (weights, variety, no repetition, legality).
 
-use board::{Move, Position};
+use board::{GameResult, Move, Position};
 use book::builder::{BookBuilder, BuildOptions};
-use book::pgn::{self, GameResult};
+use book::pgn;
 use book::{AnyBook, Book, BookError, BookSet, Entry, Wdl, canonical_key, text};
 
 const SAMPLE_PGN: &str = include_str!("data/ccpd-sample.pgn");
@@ -383,7 +383,9 @@ fn zero_weight_and_repeating_moves_are_never_chosen() {
     // heavy it is.
     let odd = set_with(&[("a2a3", 50), ("h2e2", 1)]);
     assert_eq!(odd.candidates(&Position::startpos()), [(mv("h2e2"), 1)]);
-    assert_eq!(GameResult::parse("1-0"), Some(GameResult::RedWins));
+    assert_eq!(pgn::parse_result("1-0"), Some(Some(GameResult::RedWins)));
+    assert_eq!(pgn::parse_result("*"), Some(None));
+    assert_eq!(pgn::parse_result("1-O"), None);
 }
 
 fn set_with(weights: &[(&str, u16)]) -> BookSet {

@@ -5,9 +5,9 @@
 
 use std::path::Path;
 
-use board::Position;
+use board::{GameResult, Position};
 use book::notation;
-use book::pgn::{self, GameResult};
+use book::pgn;
 
 const SAMPLE_PGN: &str = include_str!("data/ccpd-sample.pgn");
 const SAMPLE_TSV: &str = include_str!("data/ccpd-sample.iccs.tsv");
@@ -59,7 +59,7 @@ fn sample_game_details() {
     assert_eq!(first.tag("Red"), Some("於紅木"));
     assert_eq!(first.tag("Black"), Some("吳貴臨"));
     assert_eq!(first.tag("ECCO"), Some("C23"));
-    assert_eq!(first.result(), GameResult::RedWins);
+    assert_eq!(first.result(), Some(GameResult::RedWins));
     assert_eq!(first.moves.len(), 115);
     assert_eq!(&first.moves[..3], ["炮二平五", "馬８進７", "馬二進三"]);
     // Game 3528 moves the front of three soldiers on one file.
@@ -69,22 +69,25 @@ fn sample_game_details() {
         .expect("game 3528 is in the sample");
     let (_, moves) = g.replay().unwrap();
     assert_eq!(moves.len(), 211);
-    let results: Vec<GameResult> = games.iter().map(pgn::PgnGame::result).collect();
+    let results: Vec<Option<GameResult>> = games.iter().map(pgn::PgnGame::result).collect();
     assert_eq!(
         results
             .iter()
-            .filter(|r| **r == GameResult::RedWins)
+            .filter(|r| **r == Some(GameResult::RedWins))
             .count(),
         13
     );
     assert_eq!(
-        results.iter().filter(|r| **r == GameResult::Draw).count(),
+        results
+            .iter()
+            .filter(|r| **r == Some(GameResult::Draw))
+            .count(),
         10
     );
     assert_eq!(
         results
             .iter()
-            .filter(|r| **r == GameResult::BlackWins)
+            .filter(|r| **r == Some(GameResult::BlackWins))
             .count(),
         9
     );

@@ -40,7 +40,7 @@ use book::pgn::PgnGame;
 use engine::Engine;
 use engine::datagen::{Ending, GameStart, PlayConfig, PlayedGame, play_from, score_game};
 use engine::nnue::EvalSource;
-use engine::nnue::games::{GameResult, GameWriter};
+use engine::nnue::games::GameWriter;
 
 mod summary;
 use summary::{Summary, progress};
@@ -349,12 +349,7 @@ impl Source {
             (Source::SelfPlay(_), Job::SelfPlay(start)) => Some(play_from(engine, *start, cfg)),
             (Source::Recorded(games), Job::Recorded(i)) => {
                 let game = games.get(usize::try_from(args.skip_games.checked_add(i)?).ok()?)?;
-                let result = match game.result() {
-                    book::pgn::GameResult::RedWins => GameResult::RedWins,
-                    book::pgn::GameResult::BlackWins => GameResult::BlackWins,
-                    book::pgn::GameResult::Draw => GameResult::Draw,
-                    book::pgn::GameResult::Unknown => return None,
-                };
+                let result = game.result()?;
                 let (start, moves) = game.replay().ok()?;
                 Some(PlayedGame {
                     record: score_game(engine, &start, &moves, result, cfg),

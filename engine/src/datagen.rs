@@ -18,11 +18,11 @@
 //! (one thread, a node budget, a new game per game) every search, so any
 //! game of a data set can be played again.
 
-use board::{Color, Move, Outcome, Position};
+use board::{Color, GameResult, Move, Outcome, Position};
 use rand::{Rng as _, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
-use crate::nnue::games::{GameRecord, GameResult, Ply};
+use crate::nnue::games::{GameRecord, Ply};
 use crate::score::MATE;
 use crate::{Engine, Limits, Score, SearchResult};
 

@@ -71,7 +71,7 @@ impl Game {
     fn result_text(&self) -> String {
         self.tag("Result")
             .map(str::trim)
-            .filter(|r| pgn::GameResult::parse(r).is_some())
+            .filter(|r| pgn::parse_result(r).is_some())
             .map(str::to_string)
             .or_else(|| self.movetext_result.clone())
             .unwrap_or_else(|| "*".to_string())

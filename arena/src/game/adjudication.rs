@@ -5,9 +5,9 @@
 //! a part of playing a game, so a child of `game`, whose result types it
 //! returns.
 
-use board::Position;
+use board::{GameResult, Position};
 
-use super::{GameResult, GameSettings, Termination};
+use super::{GameSettings, Termination};
 
 /// Score adjudication after a move: `scores[i]` is the mover's own score
 /// at ply i (`None` when it reported none).

@@ -7,8 +7,9 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::Result;
+use board::GameResult;
 use engine::datagen::{Ending, PlayedGame};
-use engine::nnue::games::{Dropped, Filters, GameResult, Selector};
+use engine::nnue::games::{Dropped, Filters, Selector};
 
 use super::EXHAUSTED_AFTER;
 

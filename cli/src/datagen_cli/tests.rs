@@ -1,5 +1,6 @@
 use super::*;
 use crate::cases::{Leniency, Malformed};
+use board::GameResult;
 use engine::nnue::games::{Filters, Selector};
 
 /// A `data check` run that fails on a bad chunk.

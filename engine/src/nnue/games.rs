@@ -28,7 +28,7 @@ use std::fs::File;
 use std::io::{self, BufReader, Read, Write};
 use std::path::Path;
 
-use board::{Color, Move, Position};
+use board::{GameResult, Move, Position};
 
 use crate::eval::SEE_VALUES;
 use crate::score::MATE_BOUND;
@@ -42,52 +42,23 @@ pub const GAMES_HEADER_BYTES: usize = 16;
 /// The score of a ply that was not searched.
 const UNSCORED: i16 = i16::MIN;
 
-/// How a game ended, from Red's view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum GameResult {
-    /// Red won.
-    RedWins,
-    /// A draw.
-    Draw,
-    /// Black won.
-    BlackWins,
+/// A game's result as its byte in the file: Red's view, 0 Black wins,
+/// 1 draw, 2 Red wins.
+fn result_byte(result: GameResult) -> u8 {
+    match result {
+        GameResult::BlackWins => 0,
+        GameResult::Draw => 1,
+        GameResult::RedWins => 2,
+    }
 }
 
-impl GameResult {
-    /// The result of a game `winner` won (`None`: a draw).
-    pub fn won_by(winner: Option<Color>) -> GameResult {
-        match winner {
-            Some(Color::Red) => GameResult::RedWins,
-            Some(Color::Black) => GameResult::BlackWins,
-            None => GameResult::Draw,
-        }
-    }
-
-    /// The result from `side`'s view: 1 a win, 0 a draw, −1 a loss.
-    pub fn for_side(self, side: Color) -> i8 {
-        let red = match self {
-            GameResult::RedWins => 1,
-            GameResult::Draw => 0,
-            GameResult::BlackWins => -1,
-        };
-        if side == Color::Red { red } else { -red }
-    }
-
-    fn to_byte(self) -> u8 {
-        match self {
-            GameResult::BlackWins => 0,
-            GameResult::Draw => 1,
-            GameResult::RedWins => 2,
-        }
-    }
-
-    fn from_byte(b: u8) -> Option<GameResult> {
-        match b {
-            0 => Some(GameResult::BlackWins),
-            1 => Some(GameResult::Draw),
-            2 => Some(GameResult::RedWins),
-            _ => None,
-        }
+/// The result a byte of the file stands for ([`result_byte`]'s inverse).
+fn result_from_byte(b: u8) -> Option<GameResult> {
+    match b {
+        0 => Some(GameResult::BlackWins),
+        1 => Some(GameResult::Draw),
+        2 => Some(GameResult::RedWins),
+        _ => None,
     }
 }
 
@@ -206,7 +177,7 @@ impl<W: Write> GameWriter<W> {
         let mut buf = Vec::with_capacity(4 + game.start.len() + 4 * game.plies.len());
         buf.push(fen);
         buf.extend_from_slice(game.start.as_bytes());
-        buf.push(game.result.to_byte());
+        buf.push(result_byte(game.result));
         buf.extend_from_slice(&plies.to_le_bytes());
         for p in &game.plies {
             let score = match p.score {
@@ -276,8 +247,8 @@ impl<R: Read> GameReader<R> {
         let start = String::from_utf8(fen).map_err(|_| bad("a FEN that is not ASCII".into()))?;
         let mut head = [0u8; 3];
         read_exact_or(&mut self.input, &mut head, GamesError::Truncated)?;
-        let result = GameResult::from_byte(head[0])
-            .ok_or_else(|| bad(format!("result byte {}", head[0])))?;
+        let result =
+            result_from_byte(head[0]).ok_or_else(|| bad(format!("result byte {}", head[0])))?;
         let count = usize::from(u16::from_le_bytes([head[1], head[2]]));
         let mut raw = vec![0u8; 4 * count];
         read_exact_or(&mut self.input, &mut raw, GamesError::Truncated)?;

@@ -195,13 +195,14 @@ fn filters_keep_quiet_positions_and_drop_the_rest() {
 }
 
 #[test]
-fn results_read_from_each_side() {
-    assert_eq!(GameResult::RedWins.for_side(Color::Red), 1);
-    assert_eq!(GameResult::RedWins.for_side(Color::Black), -1);
-    assert_eq!(GameResult::BlackWins.for_side(Color::Black), 1);
-    assert_eq!(GameResult::Draw.for_side(Color::Black), 0);
-    assert_eq!(
-        GameResult::won_by(Some(Color::Black)),
-        GameResult::BlackWins
-    );
+fn result_bytes_are_the_documented_ones() {
+    for (byte, result) in [
+        (0, GameResult::BlackWins),
+        (1, GameResult::Draw),
+        (2, GameResult::RedWins),
+    ] {
+        assert_eq!(result_byte(result), byte);
+        assert_eq!(result_from_byte(byte), Some(result));
+    }
+    assert_eq!(result_from_byte(3), None);
 }
