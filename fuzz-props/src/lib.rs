@@ -292,7 +292,7 @@ fn input_lines(data: &[u8]) -> impl Iterator<Item = &[u8]> {
     data.split(|&b| b == b'\n').take(MAX_PROTOCOL_LINES)
 }
 
-/// How many lines of `data` [`protocol`] feeds to the session (before
+/// How many lines of `data` [`protocol()`] feeds to the session (before
 /// taming), for the fuzz target's count of lines tried.
 pub fn protocol_lines(data: &[u8]) -> usize {
     input_lines(data).count()
