@@ -1,8 +1,10 @@
-//! `Color`, `Move` and `Board`: the board crate's position with its move
-//! stack, as Python objects. A `Board` owns a `board::Position` (which keeps
-//! the game history the rules judge) and the moves pushed since its setup;
-//! everything else is a thin conversion. Move texts are read by
-//! `book::notation` (ICCS, WXF or Chinese) and written by [`crate::notation`].
+//! `Move` and `Board`: the board crate's position with its move stack, as
+//! Python objects, and `adjudicate`, which replays a move list on a board
+//! and asks the rules after each move. A `Board` owns a `board::Position`
+//! (which keeps the game history the rules judge) and the moves pushed
+//! since its setup; everything else is a thin conversion. Move texts are
+//! read by `book::notation` (ICCS, WXF or Chinese) and written by
+//! [`crate::notation`].
 
 use std::hash::{Hash, Hasher};
 
@@ -13,49 +15,10 @@ use pyo3::types::{PyList, PyTuple};
 use board::{Color as CoreColor, Move, Piece, Position, Square};
 use book::notation::parse_any;
 
+use crate::color::Color;
 use crate::errors::{self, Kind};
 use crate::notation::{self, Style};
 use crate::rules::Outcome;
-
-/// A side: ``Color.RED`` moves first, ``Color.BLACK`` second.
-#[pyclass(module = "chariot", eq, eq_int, frozen, hash)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Color {
-    /// Red, the side that moves first (upper-case FEN letters).
-    #[pyo3(name = "RED")]
-    Red = 0,
-    /// Black (lower-case FEN letters).
-    #[pyo3(name = "BLACK")]
-    Black = 1,
-}
-
-impl From<CoreColor> for Color {
-    fn from(c: CoreColor) -> Color {
-        match c {
-            CoreColor::Red => Color::Red,
-            CoreColor::Black => Color::Black,
-        }
-    }
-}
-
-#[pymethods]
-impl Color {
-    /// The other side.
-    #[getter]
-    fn opposite(&self) -> Color {
-        match self {
-            Color::Red => Color::Black,
-            Color::Black => Color::Red,
-        }
-    }
-
-    fn __str__(&self) -> &'static str {
-        match self {
-            Color::Red => "red",
-            Color::Black => "black",
-        }
-    }
-}
 
 /// A square given as an index 0–89 (``rank * 9 + file``, ``a0`` = 0) or a
 /// name such as ``"e0"``.
@@ -439,7 +402,7 @@ impl Board {
     /// Leaf count of the legal move tree ``depth`` plies deep (the same as
     /// ``chariot.perft(board, depth)``).
     fn perft(&self, py: Python<'_>, depth: u32) -> PyResult<u64> {
-        crate::perft::perft(py, self, depth)
+        crate::detach::count(py, &self.pos, |pos, stop| pos.perft_until(depth, &stop))
     }
 
     fn __copy__(&self) -> Board {
@@ -511,4 +474,31 @@ pub fn chain(e: PyErr, note: &str) -> PyErr {
             Err(_) => e,
         }
     })
+}
+
+/// Replays ``moves`` (``Move`` objects or texts in any notation) from
+/// ``board`` (default: the start position; its own pushed moves count as
+/// history) and returns the first verdict of the rules, with the ply at
+/// which it fell, or ``None`` when the game is still going after the last
+/// move. Moves after the verdict are not looked at. An illegal move raises
+/// ``IllegalMoveError`` naming its place in the list.
+#[pyfunction]
+#[pyo3(signature = (moves, board = None))]
+pub fn adjudicate(moves: Vec<MoveArg>, board: Option<&Board>) -> PyResult<Option<Outcome>> {
+    let mut b = board
+        .cloned()
+        .unwrap_or_else(|| Board::at(Position::startpos()));
+    if let Some(o) = Outcome::of(&b.pos, b.moves.len()) {
+        return Ok(Some(o));
+    }
+    for (i, arg) in moves.iter().enumerate() {
+        let m = b
+            .resolve(arg)
+            .map_err(|e| chain(e, &format!("move {} of the list", i + 1)))?;
+        b.play(m);
+        if let Some(o) = Outcome::of(&b.pos, b.moves.len()) {
+            return Ok(Some(o));
+        }
+    }
+    Ok(None)
 }

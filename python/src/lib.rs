@@ -5,10 +5,11 @@
 //! search is theirs. `protocol` is not used: Python calls the engine
 //! itself rather than speaking protocol text to it.
 //!
-//! Modules: `errors` (the exceptions), `board` (`Color`, `Move`, `Board`),
-//! `notation` (writing WXF and Chinese), `rules` (`Outcome`,
-//! `adjudicate`), `perft`, `records` (PGN, EPD, books) and `engine` (the
-//! in-process engine).
+//! Modules, each using only those before it: `errors` (the exceptions),
+//! `color` (`Color`), `notation` (writing WXF and Chinese), `rules`
+//! (`Outcome`), `detach` (a count without the GIL, interruptible),
+//! `board` (`Move`, `Board`, `adjudicate`), `perft`, `records` (PGN, EPD,
+//! books) and `engine` (the in-process engine).
 
 // pyo3 hands `#[pyfunction]`/`#[pymethods]` arguments over by value (it
 // extracts them from Python objects), so taking them by reference is not
@@ -16,6 +17,8 @@
 #![allow(clippy::needless_pass_by_value)]
 
 mod board;
+mod color;
+mod detach;
 mod engine;
 mod errors;
 mod notation;
@@ -32,11 +35,11 @@ fn chariot_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("START_FEN", ::board::START_FEN)?;
     errors::register(m)?;
-    m.add_class::<board::Color>()?;
+    m.add_class::<color::Color>()?;
     m.add_class::<board::PyMove>()?;
     m.add_class::<board::Board>()?;
     m.add_class::<rules::Outcome>()?;
-    m.add_function(wrap_pyfunction!(rules::adjudicate, m)?)?;
+    m.add_function(wrap_pyfunction!(board::adjudicate, m)?)?;
     m.add_function(wrap_pyfunction!(perft::perft, m)?)?;
     m.add_function(wrap_pyfunction!(perft::divide, m)?)?;
     records::register(m)?;

@@ -1,13 +1,12 @@
 //! Rule verdicts for Python: `Outcome`, built from the board crate's one
-//! judge (`Position::outcome`, which the engine's search and the arena use),
-//! and `adjudicate`, which replays a move list and says at which ply the
-//! rules ended the game.
+//! judge (`Position::outcome`, which the engine's search and the arena use).
+//! `Board.outcome` and `adjudicate` (in `board`) return it.
 
 use pyo3::prelude::*;
 
 use board::{Outcome as CoreOutcome, Position};
 
-use crate::board::{Board, Color, MoveArg};
+use crate::color::Color;
 
 /// How a game ended: ``winner`` (a ``Color``, ``None`` for a draw),
 /// ``reason`` (``"checkmate"``, ``"stalemate"``, ``"perpetual check"``,
@@ -80,31 +79,4 @@ impl Outcome {
             self.reason, self.ply
         )
     }
-}
-
-/// Replays ``moves`` (``Move`` objects or texts in any notation) from
-/// ``board`` (default: the start position; its own pushed moves count as
-/// history) and returns the first verdict of the rules, with the ply at
-/// which it fell, or ``None`` when the game is still going after the last
-/// move. Moves after the verdict are not looked at. An illegal move raises
-/// ``IllegalMoveError`` naming its place in the list.
-#[pyfunction]
-#[pyo3(signature = (moves, board = None))]
-pub fn adjudicate(moves: Vec<MoveArg>, board: Option<&Board>) -> PyResult<Option<Outcome>> {
-    let mut b = board
-        .cloned()
-        .unwrap_or_else(|| Board::at(Position::startpos()));
-    if let Some(o) = Outcome::of(&b.pos, b.moves.len()) {
-        return Ok(Some(o));
-    }
-    for (i, arg) in moves.iter().enumerate() {
-        let m = b
-            .resolve(arg)
-            .map_err(|e| crate::board::chain(e, &format!("move {} of the list", i + 1)))?;
-        b.play(m);
-        if let Some(o) = Outcome::of(&b.pos, b.moves.len()) {
-            return Ok(Some(o));
-        }
-    }
-    Ok(None)
 }
