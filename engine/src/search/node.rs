@@ -1,115 +1,41 @@
-//! Opening a node: everything [`Search::search`] does before its moves
-//! (quiescence at the horizon, the node count and stop poll, the rules'
-//! verdict, mate-distance pruning, the table's cut-off, the static
-//! evaluation and the pruning by it), what an open node knows ([`Node`])
-//! and what a node is to the search ([`NodeKind`]).
+//! One node of the search, read from entry to return: [`Search::search`]
+//! and, below it in the order it asks them, the decisions it delegates,
+//! each a function named by what it decides.
+//!
+//! A node: quiescence at depth 0; the node count and the stop poll; the
+//! rules' verdict (`Search::judge`, shared with quiescence); mate-distance pruning; the table's
+//! cut-off; the static evaluation, recorded in the ply's frame as a
+//! [`FrameEval`]; [`Search::reverse_futility`] and [`Search::null_move`];
+//! internal iterative reduction. Then the moves from the staged picker
+//! (the root's from its root list): the singularity test of the table
+//! move ([`singular_candidate`], [`Search::singular`]); late-move pruning
+//! ([`LateMovePruning`]), futility ([`futile`]) and SEE pruning
+//! ([`Search::see_loses`]); the check and singular extensions; the
+//! late-move reduction ([`Search::late_reduction`]) with its re-searches
+//! ([`Search::search_late_move`]). After the moves, the histories learn
+//! from a quiet best move ([`Search::reward_quiet`]) and the table stores
+//! the result.
+//!
+//! The root (ply 0) is this same function. Where it differs, the code
+//! branches on `root` and says why: it is not judged by the rules; it
+//! takes its moves from the root list (`MultiPV`, `searchmoves`, the last
+//! pass's order) and records each move's nodes, score and line; it is not
+//! reduced by IIR nor tested for singularity; it rewards its best move
+//! without a malus or killer; it stores only its first line's result; and
+//! its static evaluation is not offered to the plies below
+//! ([`FrameEval::Root`]).
 
-use std::ops::ControlFlow::{self, Break, Continue};
+use std::ops::ControlFlow::{Break, Continue};
+
+use board::{Color, Move, PieceKind, Position};
 
 use super::{Mode, Search};
-use crate::score::{MATE, MAX_PLY, is_decisive};
+use crate::eval::SEE_VALUES;
+use crate::history::{PieceTo, QuietContext};
+use crate::movepick::{MoveClass, MovePicker, QuietOrder};
+use crate::params;
+use crate::score::{Bound, INFINITE, MATE, MATE_BOUND, MAX_PLY, is_decisive};
 use crate::tt::TtHit;
-
-impl<M: Mode> Search<'_, M> {
-    /// Everything a node does before its moves: quiescence at depth 0, the
-    /// node count and stop poll, the rules' verdict, mate-distance pruning,
-    /// the table's cut-off, the static evaluation, and pruning by it.
-    /// `Break` carries the node's score when one of them already decides
-    /// it.
-    pub(super) fn open_node(
-        &mut self,
-        mut alpha: i32,
-        mut beta: i32,
-        depth: i32,
-        ply: usize,
-        kind: NodeKind,
-    ) -> ControlFlow<i32, Node> {
-        if depth <= 0 {
-            return Break(self.qsearch(alpha, beta, ply));
-        }
-        let pv_node = kind == NodeKind::Pv;
-        self.stack.clear_pv(ply);
-        self.nodes += 1;
-        if self.poll() {
-            return Break(0);
-        }
-        self.seldepth = self.seldepth.max(ply);
-        // The root must give a move, whatever the game's history says of it.
-        let repeated = if ply == 0 { false } else { self.judge(ply)? };
-        if ply >= MAX_PLY - 1 {
-            return Break(self.evaluate());
-        }
-        // Mate-distance pruning: no line from here beats a mate already
-        // found closer to the root.
-        alpha = alpha.max(-MATE + ply as i32);
-        beta = beta.min(MATE - ply as i32 - 1);
-        if alpha >= beta {
-            return Break(alpha);
-        }
-        let key = self.pos.key();
-        let hit = self.probe(key, ply);
-        let excluding = self.stack[ply].excluded.is_some();
-        if !pv_node
-            && !repeated
-            && !excluding
-            && let Some(e) = hit.cutting(depth, alpha, beta)
-        {
-            self.count_cutoff();
-            return Break(e.score);
-        }
-        let in_check = self.pos.in_check();
-        let static_eval = if in_check {
-            None
-        } else {
-            Some(self.evaluate())
-        };
-        // The root keeps its evaluation from its descendants, as the root
-        // with a move loop of its own did (games kept it:
-        // docs/lab/strength.md): ply 1 then prunes as after an evasion, and
-        // ply 2 counts as improving.
-        let root = ply == 0;
-        self.stack[ply].static_eval = if root { None } else { static_eval };
-        let improving = root || self.improving(ply);
-        if !pv_node
-            && !excluding
-            && let Some(static_eval) = static_eval
-            && !is_decisive(beta)
-            && let Some(s) = self.prune_before_moves(beta, depth, ply, kind, static_eval, improving)
-        {
-            return Break(s);
-        }
-        Continue(Node {
-            alpha,
-            beta,
-            key,
-            hit,
-            repeated,
-            in_check,
-            static_eval,
-            improving,
-        })
-    }
-}
-
-/// What a node knows once it is open and not yet decided (see
-/// `Search::open_node`).
-pub(super) struct Node {
-    /// The window after mate-distance pruning.
-    pub(super) alpha: i32,
-    pub(super) beta: i32,
-    /// The position's key, for the table store at the end.
-    pub(super) key: u64,
-    /// What the table holds for it.
-    pub(super) hit: TtHit,
-    /// The position repeats one on the path: its score depends on the path
-    /// and stays out of the table.
-    pub(super) repeated: bool,
-    pub(super) in_check: bool,
-    /// `None` in check.
-    pub(super) static_eval: Option<i32>,
-    /// See `Search::improving`.
-    pub(super) improving: bool,
-}
 
 /// What a node is to the search, which decides what it may skip.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,5 +65,658 @@ impl NodeKind {
         } else {
             NodeKind::NonPv
         }
+    }
+}
+
+/// What a ply's frame tells the plies below it of its static evaluation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) enum FrameEval {
+    /// The static evaluation.
+    Value(i32),
+    /// In check: no static evaluation; the node's moves are evasions.
+    #[default]
+    InCheck,
+    /// The root, which offers its evaluation to no ply below.
+    Root,
+}
+
+impl<M: Mode> Search<'_, M> {
+    /// Fail-soft PVS at a node `ply` plies from the root (the root itself
+    /// at ply 0).
+    pub(super) fn search(
+        &mut self,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        kind: NodeKind,
+    ) -> i32 {
+        // At the horizon, quiescence decides.
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply);
+        }
+        let root = ply == 0;
+        let pv_node = kind == NodeKind::Pv;
+        self.stack.clear_pv(ply);
+        self.nodes += 1;
+        if self.poll() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        // The rules' verdict; a repeated position's value depends on the
+        // path, so the table neither cuts it off nor stores it. Root: the
+        // root must give a move, whatever the game's history says of it.
+        let repeated = if root {
+            false
+        } else {
+            match self.judge(ply) {
+                Break(score) => return score,
+                Continue(repeated) => repeated,
+            }
+        };
+        if ply >= MAX_PLY - 1 {
+            return self.evaluate();
+        }
+        // Mate-distance pruning: no line from here beats a mate already
+        // found closer to the root.
+        let mut alpha = alpha.max(-MATE + ply as i32);
+        let beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        // The table: a deep enough entry whose bound decides the window
+        // ends the node (not on the PV, not for a repeated position, not in
+        // a singular test, which searches this node without its best move).
+        let key = self.pos.key();
+        let hit = self.probe(key, ply);
+        let excluded = self.stack[ply].excluded;
+        if !pv_node
+            && !repeated
+            && excluded.is_none()
+            && let Some(e) = hit.cutting(depth, alpha, beta)
+        {
+            self.count_cutoff();
+            return e.score;
+        }
+        // The static evaluation, none in check (every move is an evasion).
+        let in_check = self.pos.in_check();
+        let static_eval = if in_check {
+            None
+        } else {
+            Some(self.evaluate())
+        };
+        // Root: its evaluation is not offered to the plies below, so that
+        // ply 1 prunes as after an evasion (carefully, at the node every
+        // line passes through) and ply 2 counts as improving.
+        self.stack[ply].eval = match static_eval {
+            _ if root => FrameEval::Root,
+            Some(v) => FrameEval::Value(v),
+            None => FrameEval::InCheck,
+        };
+        let improving = self.improving(ply);
+        // Pruning by the static evaluation before any move: reverse
+        // futility, then the null move (never on the PV, in check, in a
+        // singular test or with a mate score as the bar).
+        if !pv_node
+            && excluded.is_none()
+            && let Some(static_eval) = static_eval
+            && !is_decisive(beta)
+        {
+            if let Some(s) = self.reverse_futility(static_eval, beta, depth, improving) {
+                return s;
+            }
+            if let Some(s) = self.null_move(static_eval, beta, depth, ply, kind) {
+                return s;
+            }
+        }
+        let tt_moves = hit.moves();
+        // Internal iterative reduction: a node the table knows no move for
+        // was not searched before (or not usefully), so its move order is
+        // guesswork; search it a ply shallower, and the next iteration,
+        // finding the move this one stores, searches it at full depth.
+        // Root: not reduced, its depth is the iteration's.
+        let iir = !root && tt_moves[0].is_none() && excluded.is_none() && !self.classic();
+        let depth = if iir && depth >= params::iir_depth() {
+            self.count(|c| &mut c.iir);
+            depth - 1
+        } else {
+            depth
+        };
+        let alpha_orig = alpha;
+        let mut best = -INFINITE;
+        let mut best_move = None;
+        let mut searched = 0usize;
+        let ctx = self.quiet_context(ply);
+        let order = QuietOrder {
+            killers: self.stack[ply].killers,
+            counter: self.h.countermove(ctx.prev1),
+            ctx,
+        };
+        // Quiet moves searched so far, to be punished if another one cuts.
+        let mut quiets_tried: arrayvec::ArrayVec<(Move, PieceTo), 64> = arrayvec::ArrayVec::new();
+        let after_evasion = self.after_evasion(ply);
+        let lmp = LateMovePruning::new(depth, improving, after_evasion);
+        // Root: no singularity test, since the root list it takes its moves
+        // from does not leave out an excluded move.
+        let singular = if excluded.is_none() && !repeated && !root && !self.classic() {
+            singular_candidate(&hit, depth)
+        } else {
+            None
+        };
+        let mut picker = MovePicker::new(tt_moves, order);
+        // Root: its moves come from the root list instead (`root.rs`), in
+        // the last pass's order, which holds what every earlier iteration
+        // learnt about these very moves.
+        let mut root_next = 0;
+        loop {
+            // Once late-move pruning would prune every quiet move, the
+            // picker neither generates nor hands out any more of them.
+            if !pv_node
+                && !in_check
+                && searched > 0
+                && best > -MATE_BOUND
+                && !self.classic()
+                && lmp.prunes_every_quiet(searched)
+            {
+                picker.skip_quiets();
+            }
+            // A root move has no order score: it comes in the last pass's
+            // order, and is reduced by depth and move number alone.
+            let (mv, class, order_score, root_move) = if root {
+                let Some((i, mv, class)) = self.next_root_move(&mut root_next) else {
+                    break;
+                };
+                self.report_currmove(mv, searched);
+                (mv, class, 0, Some(i))
+            } else {
+                let Some((mv, class, order_score)) = picker.next(&self.pos, self.h) else {
+                    break;
+                };
+                if Some(mv) == excluded {
+                    continue;
+                }
+                (mv, class, order_score, None)
+            };
+            // The table's move, when it looks singular, is tested before
+            // it is made: extended if it is, and the node cut at once if
+            // even without it the search beats beta.
+            let mut singular_ext = 0;
+            if let Some((smv, tt_score)) = singular
+                && smv == mv
+            {
+                self.count(|c| &mut c.singular);
+                match self.singular(mv, tt_score, beta, depth, ply) {
+                    Singular::Stopped => return 0,
+                    Singular::MultiCut(s) => return s,
+                    Singular::Extend(e) => singular_ext = e,
+                }
+            }
+            let capture = self.pos.is_capture(mv);
+            let pt = self.piece_to(mv);
+            // Pruning of late moves (none in the classic search).
+            let quiet_late =
+                class == MoveClass::Quiet && searched > 0 && best > -MATE_BOUND && !self.classic();
+            if !pv_node && !in_check && quiet_late && lmp.prunes(&self.pos, mv, searched) {
+                self.count(|c| &mut c.late_pruned);
+                continue;
+            }
+            // Futility: a quiet move at low depth that cannot lift the
+            // static evaluation near alpha is not searched (unless it
+            // checks).
+            let futile_quiet =
+                !pv_node && quiet_late && static_eval.is_some_and(|se| futile(se, depth, alpha));
+            // SEE pruning: at low depth, a move that loses more material
+            // in the exchange on its square than the depth can win back
+            // (unless it checks: sacrifices that mate begin with a check).
+            // A futile move goes whatever the exchange says, so the
+            // exchange is not asked.
+            let see_losing = !futile_quiet
+                && !self.classic()
+                && !pv_node
+                && !in_check
+                && searched > 0
+                && best > -MATE_BOUND
+                && class != MoveClass::TableMove
+                && self.see_loses(mv, capture, depth);
+            // The check is asked of the piece sets before the move is
+            // made, so that a pruned move is never made.
+            if (see_losing || futile_quiet) && !self.pos.gives_check(mv) {
+                if futile_quiet {
+                    self.count(|c| &mut c.futile);
+                } else {
+                    self.count(|c| &mut c.see_pruned);
+                }
+                continue;
+            }
+            let nodes_before = self.nodes;
+            self.stack[ply].moved = pt;
+            self.make(mv);
+            let gives_check = self.pos.in_check();
+            let extension = if (ply as i32) < 2 * self.root_depth {
+                let check = i32::from(gives_check);
+                if singular_ext < 0 {
+                    check + singular_ext
+                } else {
+                    check.max(singular_ext)
+                }
+            } else {
+                0
+            };
+            let new_depth = depth - 1 + extension;
+            let score = if searched == 0 {
+                -self.search(-beta, -alpha, new_depth, ply + 1, kind.first_child())
+            } else {
+                let late = searched as i32
+                    >= if pv_node {
+                        params::lmr_late_pv()
+                    } else {
+                        params::lmr_late_nonpv()
+                    };
+                let reducible = class == MoveClass::Quiet && !gives_check && !in_check;
+                let r = if depth >= params::lmr_depth() && late && reducible && !self.classic() {
+                    self.late_reduction(depth, searched, pv_node, improving, order_score)
+                        .clamp(0, new_depth - 1)
+                } else {
+                    0
+                };
+                if r > 0 {
+                    self.count(|c| &mut c.reduced);
+                }
+                self.search_late_move(alpha, beta, new_depth, r, ply, pv_node)
+            };
+            self.unmake();
+            if let Some(i) = root_move {
+                self.root_moves[i].nodes += self.nodes - nodes_before;
+            }
+            if self.stopped {
+                return 0;
+            }
+            if let Some(i) = root_move {
+                self.record_root_move(i, score, searched == 0 || score > alpha);
+            }
+            searched += 1;
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                    self.stack.update_pv(ply, mv);
+                }
+            }
+            if !capture
+                && let Some(pt) = pt
+                && !quiets_tried.is_full()
+            {
+                quiets_tried.push((mv, pt));
+            }
+        }
+        if let Some(bm) = best_move {
+            // Root: it rewards its best move and teaches nothing else. Its
+            // other moves were all searched and are not failures as a
+            // later node's are, and a root killer would name a move at ply
+            // 0, which no other node reaches.
+            let (tried, cut) = if root {
+                (&[][..], false)
+            } else {
+                (&quiets_tried[..], best >= beta)
+            };
+            self.reward_quiet(bm, tried, ctx, ply, depth, cut);
+        }
+        if searched == 0 {
+            if excluded.is_some() {
+                // Only the excluded move is legal: it is singular.
+                return alpha_orig;
+            }
+            // Every move was pruned, which needs one searched first, so
+            // none was legal: mated or stalemated, both lost in xiangqi.
+            return -MATE + ply as i32;
+        }
+        // Root: it stores only its first line's result: a later line's
+        // window leaves the better lines out.
+        let root_own = !root || self.pv_idx == 0;
+        if !repeated && excluded.is_none() && root_own {
+            let bound = Bound::of_result(best, alpha_orig, beta);
+            self.store(key, ply, best_move, best, depth, bound);
+        }
+        best
+    }
+
+    /// Whether the static evaluation at `ply` is better than two plies
+    /// ago (our previous turn), so that pruning by it can afford to be
+    /// bolder. In check (no static evaluation) it is not; with nothing to
+    /// compare (two plies back was in check, or is the root, or there is
+    /// no such ply) it is.
+    fn improving(&self, ply: usize) -> bool {
+        match self.stack[ply].eval {
+            // Root: improving (its late moves reduced a ply less than a
+            // worsening node's): it has no earlier turn to compare with, and
+            // its moves are the ones that will be played.
+            FrameEval::Root => true,
+            FrameEval::InCheck => false,
+            FrameEval::Value(now) => match ply.checked_sub(2).map(|p| self.stack[p].eval) {
+                Some(FrameEval::Value(before)) => now > before,
+                _ => true,
+            },
+        }
+    }
+
+    /// Whether the opponent's last move (the parent's) escaped a check,
+    /// for late-move pruning. Root: its children count as after an
+    /// evasion, so that they keep the general's steps late-move pruning
+    /// would drop: care at the node every line passes through.
+    fn after_evasion(&self, ply: usize) -> bool {
+        match ply.checked_sub(1).map(|p| self.stack[p].eval) {
+            Some(FrameEval::InCheck | FrameEval::Root) => true,
+            Some(FrameEval::Value(_)) | None => false,
+        }
+    }
+
+    /// Reverse futility: a node at low depth whose static evaluation is
+    /// far above beta returns it without searching (less far when the side
+    /// is improving).
+    fn reverse_futility(
+        &mut self,
+        static_eval: i32,
+        beta: i32,
+        depth: i32,
+        improving: bool,
+    ) -> Option<i32> {
+        let margin = params::rfp_margin() * depth - params::rfp_improving() * i32::from(improving);
+        if depth <= params::rfp_depth() && static_eval - margin >= beta && !self.classic() {
+            self.count(|c| &mut c.reverse_futile);
+            return Some(static_eval);
+        }
+        None
+    }
+
+    /// The null move: passing and still beating beta at reduced depth cuts
+    /// the node. Only with attackers left (xiangqi zugzwang lives in
+    /// endgames without them), and verified by a reduced search of the
+    /// node itself unless the side has a chariot and three attackers.
+    fn null_move(
+        &mut self,
+        static_eval: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        kind: NodeKind,
+    ) -> Option<i32> {
+        let us = self.pos.side_to_move();
+        let attackers = attacker_count(&self.pos, us);
+        let rooks = self.pos.pieces(us, PieceKind::Rook).count();
+        if !(kind.null_move_allowed()
+            && depth >= params::null_min_depth()
+            && static_eval >= beta
+            && (rooks >= 1 || attackers >= 2))
+        {
+            return None;
+        }
+        let r = params::null_reduction() + depth / params::null_depth_divisor();
+        self.stack[ply].moved = None;
+        self.make_null();
+        let s = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, NodeKind::NoNull);
+        self.unmake_null();
+        if self.stopped {
+            return Some(0);
+        }
+        if s < beta {
+            return None;
+        }
+        let s = if s >= MATE_BOUND { beta } else { s };
+        if attackers > 2 && rooks >= 1 {
+            self.count(|c| &mut c.null_cutoffs);
+            return Some(s);
+        }
+        let v = self.search(beta - 1, beta, depth - 1 - r, ply, NodeKind::NoNull);
+        if self.stopped {
+            return Some(0);
+        }
+        if v < beta {
+            return None;
+        }
+        self.count(|c| &mut c.null_cutoffs);
+        Some(s)
+    }
+
+    /// The singular-extension test of table move `mv` (stored as a lower
+    /// bound `tt_score`): the node is searched again at half depth without
+    /// it, against a bar `2 × depth` below its score. Every other move
+    /// failing that bar makes `mv` singular (extended one ply); the search
+    /// without it beating beta cuts the node (multi-cut); a table score at
+    /// or above beta that is not singular reduces `mv` a ply.
+    pub(super) fn singular(
+        &mut self,
+        mv: Move,
+        tt_score: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+    ) -> Singular {
+        let bar = tt_score - params::singular_margin() * depth;
+        self.stack[ply].excluded = Some(mv);
+        let s = self.search(bar - 1, bar, (depth - 1) / 2, ply, NodeKind::NonPv);
+        self.stack[ply].excluded = None;
+        if self.stopped {
+            Singular::Stopped
+        } else if s < bar {
+            Singular::Extend(1)
+        } else if bar >= beta {
+            Singular::MultiCut(bar)
+        } else if tt_score >= beta {
+            Singular::Extend(-1)
+        } else {
+            Singular::Extend(0)
+        }
+    }
+    /// SEE pruning: at low depth, whether `mv` loses more material in the
+    /// exchange on its square than the depth can win back. (The caller
+    /// still searches it if it checks: sacrifices that mate begin with a
+    /// check.)
+    pub(super) fn see_loses(&self, mv: Move, capture: bool, depth: i32) -> bool {
+        if depth > params::see_depth() {
+            return false;
+        }
+        let margin = if capture {
+            -params::see_capture_margin() * depth
+        } else {
+            -params::see_quiet_margin() * depth * depth
+        };
+        !self.pos.see_ge(mv, margin, &SEE_VALUES)
+    }
+
+    /// The table's late-move reduction for the `n`-th move at `depth`.
+    #[inline]
+    pub(super) fn reduction(&self, depth: i32, n: usize) -> i32 {
+        self.reductions.get(depth, n)
+    }
+
+    /// The late-move reduction of the `searched`-th move at `depth`, before
+    /// clamping. History steers it: a move that often cut elsewhere is
+    /// reduced less, one that failed more.
+    pub(super) fn late_reduction(
+        &self,
+        depth: i32,
+        searched: usize,
+        pv_node: bool,
+        improving: bool,
+        order_score: i32,
+    ) -> i32 {
+        self.reduction(depth, searched) - i32::from(pv_node) + i32::from(!improving)
+            - order_score / params::lmr_history_unit()
+    }
+
+    /// Searches a move after the first with a null window around `alpha`,
+    /// reduced by `r`; a reduced search that beats alpha is repeated at
+    /// full depth, and at a PV node one that lands inside the window is
+    /// searched again with the full window. The move is already made.
+    fn search_late_move(
+        &mut self,
+        alpha: i32,
+        beta: i32,
+        new_depth: i32,
+        r: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        let mut s = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, NodeKind::NonPv);
+        if s > alpha && r > 0 {
+            s = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, NodeKind::NonPv);
+        }
+        if pv_node && s > alpha && s < beta {
+            s = -self.search(-beta, -alpha, new_depth, ply + 1, NodeKind::Pv);
+        }
+        s
+    }
+
+    /// Teaches the histories a node's result when its best move is quiet:
+    /// a bonus for it, a malus for the quiet moves tried before it, and
+    /// when it cut off, the killer of its ply.
+    fn reward_quiet(
+        &mut self,
+        best: Move,
+        tried: &[(Move, PieceTo)],
+        ctx: QuietContext,
+        ply: usize,
+        depth: i32,
+        cut: bool,
+    ) {
+        if !self.pos.is_capture(best)
+            && let Some(pt) = self.piece_to(best)
+        {
+            self.h.update_quiet((best, pt), tried, ctx, depth, cut);
+            if cut {
+                self.stack[ply].add_killer(best);
+            }
+        }
+    }
+}
+
+/// What [`Search::singular`] found.
+pub(super) enum Singular {
+    /// The search stopped meanwhile.
+    Stopped,
+    /// The node's score without searching its moves.
+    MultiCut(i32),
+    /// Plies to add to (or, negative, take from) the move's depth.
+    Extend(i32),
+}
+
+/// The table move and its score, when it is worth a singularity test: a
+/// lower bound (or exact score) not decided by mate, searched nearly as
+/// deep as this node.
+pub(super) fn singular_candidate(hit: &TtHit, depth: i32) -> Option<(Move, i32)> {
+    if depth < params::singular_depth() {
+        return None;
+    }
+    let e = hit.entries.iter().flatten().find(|e| e.mv.is_some())?;
+    let deep = i32::from(e.depth) >= depth - params::singular_entry_depth();
+    let lower = matches!(e.bound, Bound::Lower | Bound::Exact);
+    (deep && lower && !is_decisive(e.score)).then_some((e.mv?, e.score))
+}
+
+/// Late-move pruning at one node: past a number of moves that grows with
+/// the depth (halved when the position is not improving), quiet moves at
+/// depth 4 or less are not searched at all — except the general's own
+/// steps right after the opponent escaped a check. Its general is then in
+/// a net that a step of ours onto a file often closes (the generals may
+/// not face each other), the histories rarely rank such steps, and pruning
+/// f0e0 hid a mate in three until depth 10.
+pub(super) struct LateMovePruning {
+    /// Moves searched before pruning starts; `None` above depth 4.
+    limit: Option<usize>,
+    /// The opponent's last move escaped a check.
+    after_evasion: bool,
+}
+
+impl LateMovePruning {
+    pub(super) fn new(depth: i32, improving: bool, after_evasion: bool) -> LateMovePruning {
+        let limit = (params::lmp_base() + depth * depth) as usize / if improving { 1 } else { 2 };
+        LateMovePruning {
+            limit: (depth <= params::lmp_depth()).then_some(limit),
+            after_evasion,
+        }
+    }
+
+    /// Whether every quiet move from here on is pruned, so the picker
+    /// need not generate or hand out any more (the same conditions as
+    /// [`LateMovePruning::prunes`], which spares no move here: after an
+    /// evasion it spares the general's moves).
+    pub(super) fn prunes_every_quiet(&self, searched: usize) -> bool {
+        !self.after_evasion && self.limit.is_some_and(|limit| searched >= limit)
+    }
+
+    /// Whether a late quiet move `mv`, after `searched` moves, is pruned.
+    /// The caller has checked that pruning applies at all (not a PV node,
+    /// not in check, a quiet move after the first, no mate against us).
+    pub(super) fn prunes(&self, pos: &Position, mv: Move, searched: usize) -> bool {
+        self.limit.is_some_and(|limit| searched >= limit)
+            && !(self.after_evasion
+                && pos
+                    .piece_at(mv.from())
+                    .is_some_and(|p| p.kind() == PieceKind::King))
+    }
+}
+
+/// Futility: whether a quiet move at low depth cannot lift the static
+/// evaluation near alpha.
+pub(super) fn futile(static_eval: i32, depth: i32, alpha: i32) -> bool {
+    depth <= params::futility_depth()
+        && static_eval + params::futility_base() + params::futility_per_depth() * depth <= alpha
+}
+
+/// Chariots, horses and cannons of `color`.
+fn attacker_count(pos: &Position, color: Color) -> u32 {
+    pos.pieces(color, PieceKind::Rook).count()
+        + pos.pieces(color, PieceKind::Knight).count()
+        + pos.pieces(color, PieceKind::Cannon).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use board::Position;
+
+    use super::*;
+    use crate::score::MATE;
+    use crate::tt::TtEntry;
+
+    fn entry(mv: Option<Move>, score: i32, depth: u8, bound: Bound) -> Option<TtEntry> {
+        Some(TtEntry {
+            mv,
+            score,
+            depth,
+            bound,
+            generation: 0,
+        })
+    }
+
+    #[test]
+    fn singular_candidates_are_deep_lower_bounds_with_a_move() {
+        let mv = Position::startpos().parse_move("h2e2").ok();
+        let hit = |e: Option<TtEntry>| TtHit { entries: [e, None] };
+        let lower = entry(mv, 35, 8, Bound::Lower);
+        // Deep enough (entry depth ≥ node depth − 3), from SINGULAR_DEPTH on.
+        assert_eq!(singular_candidate(&hit(lower), 11), Some((mv.unwrap(), 35)));
+        assert_eq!(singular_candidate(&hit(lower), 7), Some((mv.unwrap(), 35)));
+        assert_eq!(singular_candidate(&hit(lower), 6), None);
+        assert_eq!(singular_candidate(&hit(lower), 12), None);
+        // An exact score qualifies; an upper bound says nothing of the move.
+        assert!(singular_candidate(&hit(entry(mv, 35, 8, Bound::Exact)), 9).is_some());
+        assert_eq!(
+            singular_candidate(&hit(entry(mv, 35, 8, Bound::Upper)), 9),
+            None
+        );
+        // A mate score is not tested: the bar below it means nothing.
+        assert_eq!(
+            singular_candidate(&hit(entry(mv, MATE - 10, 8, Bound::Lower)), 9),
+            None
+        );
+        // The first entry with a move is the one tested.
+        let both = TtHit {
+            entries: [entry(None, 50, 10, Bound::Lower), lower],
+        };
+        assert_eq!(singular_candidate(&both, 9), Some((mv.unwrap(), 35)));
     }
 }

@@ -14,10 +14,10 @@
 //! best move without a malus or killer: the root's other moves were all
 //! searched and are not failures as a later node's are, and a root killer
 //! would name a move at ply 0, which no other node reaches. And its
-//! static evaluation is kept from its descendants (the node code's
-//! `static_eval: None` at ply 0), so that ply 1 prunes as after an
-//! evasion: carefully, at the node every line passes through. The games
-//! that decided each are in `docs/lab/strength.md`.
+//! static evaluation is kept from its descendants (its frame holds
+//! `FrameEval::Root`), so that ply 1 prunes as after an evasion:
+//! carefully, at the node every line passes through. Each is a branch on
+//! `root` in the node function (`node`).
 
 use std::sync::atomic::Ordering;
 

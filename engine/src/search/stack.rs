@@ -10,6 +10,7 @@
 
 use board::Move;
 
+use super::FrameEval;
 use crate::history::PieceTo;
 use crate::score::MAX_PLY;
 
@@ -19,8 +20,9 @@ pub(super) struct Frame {
     /// The move made from this ply (`None`: a null move, or not made yet),
     /// for the continuation histories and countermoves of the plies below.
     pub(super) moved: Option<PieceTo>,
-    /// The static evaluation (`None` in check), for the `improving` test.
-    pub(super) static_eval: Option<i32>,
+    /// The static evaluation as the plies below see it, for the
+    /// `improving` and after-evasion tests.
+    pub(super) eval: FrameEval,
     /// The move a singular-extension search at this ply leaves out.
     pub(super) excluded: Option<Move>,
     /// Two quiet moves that cut off at this ply, most recent first.
