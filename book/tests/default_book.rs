@@ -2,12 +2,9 @@
 //! it opens like a master, every move it stores is legal in its position,
 //! and its text form reads back to the same bytes.
 
-use board::{Move, Position};
+use board::Position;
 use book::{BUILTIN_BOOK, Book, BookSet, text};
-
-fn mv(text: &str) -> Move {
-    text.parse().unwrap()
-}
+use test_support::mv;
 
 #[test]
 fn the_start_position_gets_the_main_line_openings() {

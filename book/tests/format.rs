@@ -2,16 +2,13 @@
 //! mirrored lookups, absent positions, damaged files, and the choice of a
 //! move by a `BookSet` (weights, variety, no repetition, legality).
 
-use board::{GameResult, Move, Position};
+use board::{GameResult, Position};
 use book::builder::{BookBuilder, BuildOptions};
 use book::pgn;
 use book::{AnyBook, Book, BookError, BookSet, Entry, Wdl, canonical_key, text};
+use test_support::mv;
 
 const SAMPLE_PGN: &str = include_str!("data/ccpd-sample.pgn");
-
-fn mv(text: &str) -> Move {
-    text.parse().unwrap()
-}
 
 fn after(moves: &str) -> Position {
     let mut pos = Position::startpos();
@@ -259,8 +256,7 @@ fn open_reports_missing_files_and_reads_specs() {
     assert!(BookSet::open("").unwrap().is_empty());
     assert!(BookSet::open("<empty>").unwrap().is_empty());
     assert_eq!(BookSet::open(" <builtin> ; ").unwrap().books().len(), 1);
-    let dir = std::env::temp_dir().join(format!("chariot-book-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = test_support::scratch_dir("book-test");
     let path = dir.join("bad.book");
     std::fs::write(&path, b"CHARBOOK\x01\0\0\0").unwrap();
     let err = BookSet::open(&format!("<builtin>;{}", path.display())).unwrap_err();
@@ -295,7 +291,6 @@ fn open_reports_missing_files_and_reads_specs() {
         set.choose(&Position::startpos(), 0, 0).unwrap().mv,
         mv("h2e2")
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -573,8 +573,7 @@ mod tests {
 
     #[test]
     fn build_from_pgn_and_from_iccs_list_agree_and_import_round_trips() {
-        let dir = std::env::temp_dir().join(format!("chariot-book-cli-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = test_support::scratch_dir("book-cli");
         let options = BuildOptions {
             max_ply: 12,
             min_games: 2,
@@ -611,6 +610,5 @@ mod tests {
             )
             .is_err()
         );
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

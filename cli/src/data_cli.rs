@@ -496,8 +496,7 @@ mod tests {
 
     #[test]
     fn manifests_append_and_round_trip() {
-        let dir = std::env::temp_dir().join(format!("chariot-manifest-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("dir");
+        let dir = test_support::scratch_dir("manifest");
         let path = dir.join(MANIFEST);
         let _ = std::fs::remove_file(&path);
         let chunk = |file: &str| Chunk {
@@ -516,7 +515,6 @@ mod tests {
             "listed twice"
         );
         let m = read_manifest(&path).expect("reads back");
-        let _ = std::fs::remove_dir_all(&dir);
         assert_eq!(m.chunk, vec![chunk("a.games.xz"), chunk("b.games.xz")]);
         assert_eq!(m.format, FORMAT);
         assert!(m.name.starts_with("chariot-manifest-"));

@@ -120,21 +120,22 @@ fn the_choice_follows_the_weights() {
     assert!(played.iter().filter(|&&m| m == main).count() * 2 > TRIES);
 }
 
-/// Writes a one-position book proposing `mv` in `fen`, weight 100.
-fn tiny_book(name: &str, fen: &str, mv: &str) -> String {
+/// Writes a one-position book proposing `mv` in `fen`, weight 100, in a
+/// scratch directory the test keeps as long as it needs the book.
+fn tiny_book(name: &str, fen: &str, mv: &str) -> (test_support::Scratch, String) {
     let book = book::text::import(&format!("{fen}\t{mv}\t100\t1\t0\t0\n")).expect("a book");
-    let dir = std::env::temp_dir().join(format!("chariot-book-check-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = test_support::scratch_dir("book-check");
     let path = dir.join(format!("{name}.book"));
     std::fs::write(&path, book.to_bytes()).expect("write book");
-    path.display().to_string()
+    let path = path.display().to_string();
+    (dir, path)
 }
 
 /// A book move that loses a chariot for a pawn is refused, and the move
 /// of the search that follows is played.
 #[test]
 fn a_book_blunder_is_refused_for_the_searchs_move() {
-    let path = tiny_book("hanging", HANGING, "a0a6");
+    let (_dir, path) = tiny_book("hanging", HANGING, "a0a6");
     let pos = Position::from_fen(HANGING).expect("a legal position");
     for dialect in ["ucci", "uci"] {
         let mut e = if dialect == "ucci" {

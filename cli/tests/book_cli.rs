@@ -29,8 +29,7 @@ fn xz_compress(text: &[u8], to: &Path) {
 
 #[test]
 fn xz_games_build_the_same_book_without_the_xz_program() {
-    let dir = std::env::temp_dir().join(format!("chariot-book-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = test_support::scratch_dir("book-cli");
     let pgn = std::fs::read(SAMPLE_PGN).unwrap();
     let xz = dir.join("sample.pgn.xz");
     xz_compress(&pgn, &xz);
@@ -86,5 +85,4 @@ fn xz_games_build_the_same_book_without_the_xz_program() {
     assert!(!o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("bad.pgn.xz") && err.contains("xz"), "{err}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -5,7 +5,7 @@
 //! status is 1 (0 with `--lenient`), and nothing to check is status 2.
 //! Also: `<builtin>` is a book wherever a book file is read.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 const SAMPLE_PGN: &str = concat!(
@@ -24,12 +24,9 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// A scratch directory of this test process, emptied first.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("chariot-cases-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch directory");
-    dir
+/// A scratch directory for one test, removed when it ends.
+fn scratch(name: &str) -> test_support::Scratch {
+    test_support::scratch_dir(&format!("cases-{name}"))
 }
 
 fn s(p: &Path) -> &str {
@@ -86,7 +83,6 @@ fn book_build_names_a_bad_record_and_goes_on() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
     assert!(text(&o.stderr).contains("has no game record"));
     assert!(!dir.join("none.book").exists(), "no empty book written");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -122,7 +118,6 @@ fn book_import_names_every_bad_line() {
     std::fs::write(&empty, "# nothing\n").expect("write");
     let o = chariot(&["book", "import", s(&empty), "--out", s(&out)]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -168,5 +163,4 @@ fn data_check_names_a_bad_chunk_and_an_empty_manifest_is_an_error() {
     assert!(text(&o.stderr).contains("has no chunk"));
     let o = chariot(&["data", "check", s(&dir.join("nowhere"))]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
-    let _ = std::fs::remove_dir_all(&dir);
 }

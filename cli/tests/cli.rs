@@ -74,9 +74,7 @@ fn chariot_with_closed_stdout(args: &[&std::ffi::OsStr]) -> Output {
 /// and nothing panics.
 #[test]
 fn a_closed_stdout_costs_datagen_and_data_nothing() {
-    let dir = std::env::temp_dir().join(format!("chariot-closed-stdout-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = test_support::scratch_dir("closed-stdout");
     let (games, manifest) = (dir.join("sp-0.games"), dir.join("MANIFEST.toml"));
     let openings = concat!(env!("CARGO_MANIFEST_DIR"), "/../arena/data/openings.epd");
     let words = [
@@ -101,7 +99,6 @@ fn a_closed_stdout_costs_datagen_and_data_nothing() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
     assert!(err.is_empty(), "{err}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

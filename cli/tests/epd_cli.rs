@@ -15,13 +15,13 @@ const AVOID: &str = "2bk1a3/4a4/4b4/4p2Np/p3c4/8P/P1n1P4/2RC5/3rA4/2BAK4 w - - 2
 /// The start position.
 const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
-/// Writes `text` to a fresh file of this test process.
-fn suite(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("chariot-epd-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+/// Writes `text` to a file in a fresh scratch directory, which the test
+/// keeps as long as it needs the file.
+fn suite(name: &str, text: &str) -> (test_support::Scratch, PathBuf) {
+    let dir = test_support::scratch_dir("epd-cli");
     let path = dir.join(format!("{name}.epd"));
     std::fs::write(&path, text).expect("write suite");
-    path
+    (dir, path)
 }
 
 fn chariot(args: &[&str]) -> Output {
@@ -34,7 +34,7 @@ fn chariot(args: &[&str]) -> Output {
 /// Runs `chariot epd` on `text` with `limit` (e.g. `["--depth", "4"]`);
 /// returns the exit code, stdout and stderr.
 fn run(name: &str, text: &str, limit: &[&str]) -> (i32, String, String) {
-    let path = suite(name, text);
+    let (_dir, path) = suite(name, text);
     let path = path.display().to_string();
     let mut args = vec!["epd", path.as_str()];
     args.extend_from_slice(limit);
@@ -222,7 +222,7 @@ fn a_suite_without_a_position_to_solve_is_an_error() {
 
 #[test]
 fn usage_errors_give_status_2() {
-    let path = suite("usage", &format!("{MATE_IN_1} ; bm g5g1\n"));
+    let (_dir, path) = suite("usage", &format!("{MATE_IN_1} ; bm g5g1\n"));
     let path = path.display().to_string();
     for args in [
         vec!["epd"],

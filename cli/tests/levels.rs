@@ -2,7 +2,7 @@
 //! plays legal moves in both dialects, shows only the lines the GUI asked
 //! for, answers `stop` as fast as full strength does, and its choices
 //! vary between tries while full strength's do not. That a low level
-//! loses to full strength is the arena's test (`arena/tests/arena.rs`).
+//! loses to full strength is the arena's test (`arena/tests/arena/games.rs`).
 
 mod common;
 

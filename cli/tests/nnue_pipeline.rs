@@ -14,8 +14,7 @@ use train::{Config, Dataset};
 
 #[test]
 fn datagen_train_export_load() {
-    let dir = std::env::temp_dir().join(format!("chariot-nnue-e2e-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = test_support::scratch_dir("nnue-e2e");
     let data_path = dir.join("data.games");
     let openings = concat!(env!("CARGO_MANIFEST_DIR"), "/../arena/data/openings.epd");
 
@@ -48,7 +47,6 @@ fn datagen_train_export_load() {
     for arch in Arch::ALL {
         train_load_and_play(arch, &data_path, &dir.join(format!("net-{arch}.nnue")));
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Steps 2 to 5 for a network of `arch`: trains on the data file, writes

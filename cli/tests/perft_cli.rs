@@ -73,8 +73,7 @@ fn bad_arguments_exit_with_status_2() {
 
 #[test]
 fn epd_suite_passes_and_mismatch_fails() {
-    let dir = std::env::temp_dir().join(format!("chariot-perft-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = test_support::scratch_dir("perft");
     let good = dir.join("good.epd");
     let bad = dir.join("bad.epd");
     let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/perft.epd");
@@ -134,7 +133,6 @@ fn epd_suite_passes_and_mismatch_fails() {
         String::from_utf8_lossy(&out.stderr).contains("has no position with perft counts"),
         "{out:?}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

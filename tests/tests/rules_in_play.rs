@@ -9,6 +9,7 @@
 
 use board::{Move, Position};
 use engine::{Engine, Limits, Score, SearchResult};
+use test_support::search_depth;
 
 fn position(fen: &str, moves: &[&str]) -> Position {
     let mut p = Position::from_fen(fen).expect("test FEN");
@@ -18,15 +19,6 @@ fn position(fen: &str, moves: &[&str]) -> Position {
         p.make_move(m);
     }
     p
-}
-
-fn search(engine: &mut Engine, pos: Position, depth: u32) -> SearchResult {
-    let limits = Limits {
-        depth: Some(depth),
-        ..Limits::default()
-    };
-    engine.start(pos, limits, Box::new(|_| {}));
-    engine.wait()
 }
 
 /// Which evaluation a case searches with.
@@ -52,7 +44,7 @@ fn play_with(eval: Eval, fen: &str, moves: &[&str], steps: &[usize], depth: u32)
     }
     let mut last = None;
     for &n in steps {
-        last = Some(search(&mut engine, position(fen, &moves[..n]), depth));
+        last = Some(search_depth(&mut engine, position(fen, &moves[..n]), depth));
     }
     last.expect("at least one step")
 }

@@ -3,6 +3,7 @@
 //! restriction, `MultiPV`, stop, ponder and bench determinism.
 
 use std::time::Duration;
+use test_support::{depth, mv};
 
 use board::{Move, Position};
 use engine::bench::{BenchOptions, run};
@@ -12,22 +13,11 @@ fn pos(fen: &str) -> Position {
     Position::from_fen(fen).expect("test FEN")
 }
 
-fn mv(s: &str) -> Move {
-    s.parse().expect("test move")
-}
-
 /// A search of `fen` by the shipped engine, as users play it.
 fn search(fen: &str, limits: Limits) -> SearchResult {
     let mut engine = Engine::new();
     engine.start(pos(fen), limits, Box::new(|_| {}));
     engine.wait()
-}
-
-fn depth(d: u32) -> Limits {
-    Limits {
-        depth: Some(d),
-        ..Limits::default()
-    }
 }
 
 /// The slow twin: whether the side to move can leave the opponent without

@@ -259,8 +259,7 @@ fn train_file(dir: &Path, name: &str, extra: &[&str]) -> (Vec<u8>, String) {
 
 #[test]
 fn the_same_data_seed_and_threads_write_the_same_file() {
-    let dir = std::env::temp_dir().join(format!("chariot-train-repro-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = test_support::scratch_dir("train-repro");
     for arch in Arch::ALL {
         let name = arch.to_string();
         let options = ["--threads", "2", "--arch", &name];
@@ -286,7 +285,6 @@ fn the_same_data_seed_and_threads_write_the_same_file() {
             "{arch}: the portable kernels wrote another network"
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A reader that went away (`chariot-train … | head` after head has quit)
@@ -294,8 +292,7 @@ fn the_same_data_seed_and_threads_write_the_same_file() {
 /// nothing panics.
 #[test]
 fn a_closed_stdout_costs_a_run_only_its_report() {
-    let dir = std::env::temp_dir().join(format!("chariot-train-closed-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = test_support::scratch_dir("train-closed");
     let (open, _) = train_file(&dir, "open.nnue", &[]);
     let (reader, writer) = std::io::pipe().expect("a pipe");
     drop(reader);
@@ -311,7 +308,6 @@ fn a_closed_stdout_costs_a_run_only_its_report() {
         std::fs::read(&closed).is_ok_and(|bytes| bytes == open),
         "another network, or none"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A network file of a version this build does not read — 4, the format
@@ -320,8 +316,7 @@ fn a_closed_stdout_costs_a_run_only_its_report() {
 /// before any data is read.
 #[test]
 fn unknown_versions_and_architectures_are_refused_by_name() {
-    let dir = std::env::temp_dir().join(format!("chariot-train-refused-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = test_support::scratch_dir("train-refused");
     let good = FloatNetwork::random(Arch::Squares, &mut Pcg64Mcg::new(3))
         .quantise()
         .to_bytes();
@@ -354,5 +349,4 @@ fn unknown_versions_and_architectures_are_refused_by_name() {
         "{err}"
     );
     assert!(!dir.join("never.nnue").exists());
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,0 +1,91 @@
+//! Helpers the workspace's tests share, so that each lives once: scratch
+//! directories, moves from text, and a search to a depth. Only tests use
+//! this crate (a dev-dependency); nothing in it is part of the engine.
+//! The board and engine crates' own unit tests cannot use it (it depends
+//! on them).
+//!
+//! Where tests go (CONTRIBUTING.md, "Tests"): unit tests in the module
+//! they test, a crate's integration tests in its `tests/`, black-box suites
+//! in the `tests` crate, and what two of them would otherwise copy here.
+
+use std::ops::Deref;
+use std::path::Path;
+
+use board::{Move, Position};
+use engine::{Engine, Limits, SearchResult};
+use tempfile::TempDir;
+
+/// The move written `text` in ICCS (`h2e2`).
+///
+/// # Panics
+/// If `text` is no move: a test's own typo.
+#[must_use]
+#[track_caller]
+pub fn mv(text: &str) -> Move {
+    text.parse().expect("a test move in ICCS")
+}
+
+/// Limits of a search to `depth` plies, nothing else.
+#[must_use]
+pub fn depth(depth: u32) -> Limits {
+    Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    }
+}
+
+/// `engine`'s search of `pos` to `plies`, waited for.
+pub fn search_depth(engine: &mut Engine, pos: Position, plies: u32) -> SearchResult {
+    engine.start(pos, depth(plies), Box::new(|_| {}));
+    engine.wait()
+}
+
+/// A fresh, empty directory for one test, removed when dropped (when the
+/// test ends, passing or panicking). It reads as the directory's path.
+#[derive(Debug)]
+pub struct Scratch(TempDir);
+
+/// A new scratch directory whose name starts with `chariot-{name}-`, so
+/// that one left behind by a killed run names its test.
+///
+/// # Panics
+/// If the system's temporary directory cannot be written.
+#[must_use]
+pub fn scratch_dir(name: &str) -> Scratch {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("chariot-{name}-"))
+        .tempdir()
+        .expect("a scratch directory in the system's temporary directory");
+    Scratch(dir)
+}
+
+impl Deref for Scratch {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        self.0.path()
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        self.0.path()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scratch_dirs_are_unique_empty_and_removed_on_drop() {
+        let a = scratch_dir("support");
+        let b = scratch_dir("support");
+        assert_ne!(a.to_path_buf(), b.to_path_buf());
+        assert!(a.is_dir() && std::fs::read_dir(&*a).unwrap().next().is_none());
+        std::fs::write(a.join("file"), b"x").unwrap();
+        let path = a.to_path_buf();
+        drop(a);
+        assert!(!path.exists());
+    }
+}
