@@ -127,9 +127,8 @@ fn extra_deep_perft_can_be_stopped() {
     let mut e = Engine::ucci();
     e.send_all(&["go perft 64", "position startpos moves h2e2"]);
     std::thread::sleep(Duration::from_millis(200));
-    let t0 = Instant::now();
+    // How soon: protocol/tests/timing.rs, in-process.
     let before = e.sync();
-    assert!(t0.elapsed() < bound(100), "{:?}", t0.elapsed());
     assert!(before.is_empty(), "{before:?}");
     e.send("stop");
     let (before, _, _) = e.wait_for("perft stopped", SOON, |l| l == "info string perft stopped");

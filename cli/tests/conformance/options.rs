@@ -444,9 +444,10 @@ fn extra_bad_thread_counts_keep_the_old_value() {
     e.assert_protocol_only();
 }
 
-/// With four search threads `isready` and `stop` answer as fast as with
-/// one (the bounds of cases 13 and 14), node counts in `info` grow, and
-/// `quit` during the search ends the engine promptly.
+/// With four search threads `isready` and `stop` answer in order, node
+/// counts in `info` grow, and `quit` during the search ends the engine
+/// promptly. (How soon `isready` and `stop` answer with four threads is
+/// timed in-process: protocol/tests/timing.rs.)
 #[test]
 fn extra_many_threads_stop_isready_and_quit() {
     let mut e = Engine::uci();
@@ -454,15 +455,11 @@ fn extra_many_threads_stop_isready_and_quit() {
     assert!(e.sync().is_empty());
     e.send_all(&["position startpos", "go infinite"]);
     std::thread::sleep(Duration::from_millis(300));
-    let t0 = Instant::now();
     e.send("isready");
-    let (before, _, at) = e.wait_for("readyok", SOON, |l| l == "readyok");
-    assert!(at.duration_since(t0) < bound(100), "{:?}", at - t0);
+    let (before, _, _) = e.wait_for("readyok", SOON, |l| l == "readyok");
     assert!(!before.iter().any(|l| l.starts_with("bestmove")));
-    let t0 = Instant::now();
     e.send("stop");
-    let (before, line, at) = e.final_line(SOON);
-    assert!(at.duration_since(t0) < bound(200), "{:?}", at - t0);
+    let (before, line, _) = e.final_line(SOON);
     legal_best(&line, &board::Position::startpos());
     let nodes: Vec<u64> = e
         .seen
