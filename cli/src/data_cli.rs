@@ -522,10 +522,10 @@ mod tests {
 
     #[test]
     fn sha256_of_a_known_text() {
-        let path = std::env::temp_dir().join(format!("chariot-sha-{}", std::process::id()));
+        let dir = test_support::scratch_dir("sha");
+        let path = dir.join("abc");
         std::fs::write(&path, "abc").expect("write");
         let sum = sha256(&path).expect("sum");
-        let _ = std::fs::remove_file(&path);
         assert_eq!(
             sum,
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"

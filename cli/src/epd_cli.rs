@@ -330,10 +330,7 @@ fn case_line(record: &Record, goal: &Goal, outcome: &Outcome) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn mv(text: &str) -> Move {
-        text.parse().unwrap()
-    }
+    use test_support::mv;
 
     #[test]
     fn every_operation_must_hold() {

@@ -38,19 +38,16 @@ fn args(out: PathBuf) -> DatagenArgs {
     }
 }
 
-fn temp(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("chariot-datagen-{name}-{}", std::process::id()))
-}
-
 /// The run stops at the first game (in index order) that brings the kept
 /// positions to the target; the file holds exactly the counted games, and
 /// the default filters find in it what the summary said.
 #[test]
 fn writes_the_games_it_counts() {
+    let scratch = test_support::scratch_dir("datagen");
+    let temp = |name: &str| scratch.join(name);
     let out = temp("count.games");
     let summary = generate(&args(out.clone())).expect("datagen");
     let games = read_games(&out).expect("games");
-    let _ = std::fs::remove_file(&out);
     assert!(summary.selector.kept >= 150);
     assert_eq!(games.len() as u64, summary.games);
     let mut sel = Selector::new(Filters::default());
@@ -79,6 +76,8 @@ fn writes_the_games_it_counts() {
 /// or compressed.
 #[test]
 fn runs_repeat_exactly_with_any_thread_count() {
+    let scratch = test_support::scratch_dir("datagen");
+    let temp = |name: &str| scratch.join(name);
     let files: Vec<PathBuf> = (0..3).map(|k| temp(&format!("rep{k}.games"))).collect();
     for (k, f) in files.iter().enumerate() {
         let mut a = args(f.clone());
@@ -97,9 +96,6 @@ fn runs_repeat_exactly_with_any_thread_count() {
     a.games = Some(6);
     generate(&a).expect("datagen");
     let unpacked = read_games(&xz).expect("xz games");
-    for f in files.iter().chain([&xz]) {
-        let _ = std::fs::remove_file(f);
-    }
     assert!(bytes[0] == bytes[1] && bytes[1] == bytes[2], "runs differ");
     let plain = engine::nnue::games::GameReader::new(&bytes[0][..])
         .expect("header")
@@ -111,6 +107,8 @@ fn runs_repeat_exactly_with_any_thread_count() {
 
 #[test]
 fn recorded_games_keep_their_moves_and_result() {
+    let scratch = test_support::scratch_dir("datagen");
+    let temp = |name: &str| scratch.join(name);
     let pgn = temp("in.pgn");
     let out = temp("pgn.games");
     std::fs::write(
@@ -148,8 +146,6 @@ fn recorded_games_keep_their_moves_and_result() {
     .expect("write PGN");
     generate(&a).expect("datagen --skip-games");
     let games = read_games(&out).expect("games");
-    let _ = std::fs::remove_file(&out);
-    let _ = std::fs::remove_file(&pgn);
     assert_eq!(games.len(), 1);
     assert_eq!(games[0].result, GameResult::BlackWins);
     assert_eq!(games[0].plies.len(), 2);
@@ -157,6 +153,8 @@ fn recorded_games_keep_their_moves_and_result() {
 
 #[test]
 fn bad_input_is_an_error_not_a_crash() {
+    let scratch = test_support::scratch_dir("datagen");
+    let temp = |name: &str| scratch.join(name);
     let mut a = args(temp("bad.games"));
     a.openings = temp("missing.epd");
     assert!(generate(&a).is_err());
@@ -167,14 +165,14 @@ fn bad_input_is_an_error_not_a_crash() {
     std::fs::write(&empty, "not a fen\n").expect("write");
     let err = generate(&a).expect_err("bad FEN");
     assert!(format!("{err:#}").contains("line 1: bad FEN"), "{err:#}");
-    let _ = std::fs::remove_file(&empty);
-    let _ = std::fs::remove_file(temp("bad.games"));
     assert!(read_games(&temp("nothing-here.games")).is_err());
 }
 
 /// A chunk recorded in a manifest checks out; a changed byte does not.
 #[test]
 fn manifests_prove_their_chunks() {
+    let scratch = test_support::scratch_dir("datagen");
+    let temp = |name: &str| scratch.join(name);
     let dir = temp("manifest-dir");
     std::fs::create_dir_all(&dir).expect("dir");
     let manifest = dir.join(crate::data_cli::MANIFEST);
@@ -213,8 +211,6 @@ fn manifests_prove_their_chunks() {
     elsewhere.manifest = Some(manifest.clone());
     let s = generate(&elsewhere).expect("datagen");
     assert!(record_chunk(&elsewhere, &s, &manifest).is_err());
-    let _ = std::fs::remove_file(temp("elsewhere.games"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `chariot data add`: a run's chunk, proved, moves into another
@@ -222,8 +218,9 @@ fn manifests_prove_their_chunks() {
 /// taken is refused before anything moves.
 #[test]
 fn chunks_move_between_directories_once() {
+    let scratch = test_support::scratch_dir("datagen");
+    let temp = |name: &str| scratch.join(name);
     let (shard, merged) = (temp("add-shard"), temp("add-merged"));
-    let _ = std::fs::remove_dir_all(&merged);
     let run = |k: u64| {
         let _ = std::fs::remove_dir_all(&shard);
         std::fs::create_dir_all(&shard).expect("dir");
@@ -290,8 +287,6 @@ fn chunks_move_between_directories_once() {
     .expect("write");
     let err = crate::data_cli::add(&merged, &shard).expect_err("a path");
     assert!(format!("{err:#}").contains("plain file names"), "{err:#}");
-    let _ = std::fs::remove_dir_all(&shard);
-    let _ = std::fs::remove_dir_all(&merged);
 }
 
 /// A self-play run whose only opening is the start position: `games`
@@ -302,6 +297,8 @@ fn from_the_start_position(
     games: u64,
     max_plies: u32,
 ) -> (Summary, Vec<engine::nnue::games::GameRecord>) {
+    let scratch = test_support::scratch_dir("datagen");
+    let temp = |name: &str| scratch.join(name);
     let openings = temp(&format!("{name}.epd"));
     std::fs::write(&openings, format!("{}\n", board::START_FEN)).expect("write");
     let out = temp(&format!("{name}.games"));
@@ -313,8 +310,6 @@ fn from_the_start_position(
     a.max_plies = max_plies;
     let summary = generate(&a).expect("datagen");
     let records = read_games(&out).expect("games");
-    let _ = std::fs::remove_file(&out);
-    let _ = std::fs::remove_file(&openings);
     (summary, records)
 }
 
@@ -351,11 +346,12 @@ fn a_run_out_of_starts_ends() {
 
 #[test]
 fn a_wrong_destination_is_refused_before_any_game() {
+    let scratch = test_support::scratch_dir("datagen");
+    let temp = |name: &str| scratch.join(name);
     let missing = args(temp("no-such-dir").join("sp-0.games.xz"));
     let err = check_destination(&missing).expect_err("no directory");
     assert!(format!("{err:#}").contains("mkdir -p"), "{err:#}");
     let dir = temp("dest");
-    let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("elsewhere")).expect("dirs");
     let mut a = args(dir.join("sp-0.games.xz"));
     assert!(check_destination(&a).is_ok(), "no manifest asked");
@@ -377,7 +373,6 @@ fn a_wrong_destination_is_refused_before_any_game() {
     .expect("manifest");
     let err = check_destination(&a).expect_err("already listed");
     assert!(format!("{err:#}").contains("already lists"), "{err:#}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A generation that references an earlier one: `data check` proves both
@@ -385,8 +380,9 @@ fn a_wrong_destination_is_refused_before_any_game() {
 /// reference to a directory without a manifest is an error.
 #[test]
 fn a_generation_references_the_chunks_of_an_earlier_one() {
+    let scratch = test_support::scratch_dir("datagen");
+    let temp = |name: &str| scratch.join(name);
     let root = temp("generations");
-    let _ = std::fs::remove_dir_all(&root);
     for (k, name) in ["gen-a", "gen-b"].into_iter().enumerate() {
         let dir = root.join(name);
         std::fs::create_dir_all(&dir).expect("dir");
@@ -443,5 +439,4 @@ fn a_generation_references_the_chunks_of_an_earlier_one() {
         format!("{err:#}").contains("earlier generation ../nowhere"),
         "{err:#}"
     );
-    let _ = std::fs::remove_dir_all(&root);
 }
