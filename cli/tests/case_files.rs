@@ -6,19 +6,14 @@
 //! Also: `<builtin>` is a book wherever a book file is read.
 
 use std::path::Path;
-use std::process::{Command, Output};
+
+mod common;
+use common::chariot;
 
 const SAMPLE_PGN: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../book/tests/data/ccpd-sample.pgn"
 );
-
-fn chariot(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_chariot"))
-        .args(args)
-        .output()
-        .expect("chariot runs")
-}
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

@@ -4,12 +4,8 @@
 
 use std::process::{Command, Output};
 
-fn chariot(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_chariot"))
-        .args(args)
-        .output()
-        .expect("chariot runs")
-}
+mod common;
+use common::chariot;
 
 #[test]
 fn version_names_the_commit_and_the_build_date() {

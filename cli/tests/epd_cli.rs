@@ -4,7 +4,9 @@
 //! suites.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+
+mod common;
+use common::chariot;
 
 /// Mate in one for Black: the rook g5g1 (WXF `R7+4`, Chinese `车7进4`).
 const MATE_IN_1: &str = "C1bak4/3Na4/4b4/7R1/6r1p/2B6/P3P3P/1c1A1n3/4K4/3n1AB2 b - - 7 41";
@@ -22,13 +24,6 @@ fn suite(name: &str, text: &str) -> (test_support::Scratch, PathBuf) {
     let path = dir.join(format!("{name}.epd"));
     std::fs::write(&path, text).expect("write suite");
     (dir, path)
-}
-
-fn chariot(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_chariot"))
-        .args(args)
-        .output()
-        .expect("chariot runs")
 }
 
 /// Runs `chariot epd` on `text` with `limit` (e.g. `["--depth", "4"]`);

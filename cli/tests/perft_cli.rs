@@ -1,14 +1,10 @@
 //! `chariot perft` from the command line: divide output, EPD suites, and
 //! bad arguments answered with a message and exit status 2.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn chariot(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_chariot"))
-        .args(args)
-        .output()
-        .expect("chariot runs")
-}
+mod common;
+use common::chariot;
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()

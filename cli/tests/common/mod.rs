@@ -1,12 +1,12 @@
 //! A harness that spawns the real `chariot` binary and talks to it over
 //! pipes: send lines (or raw bytes), wait for a line matching a predicate
 //! with a generous deadline, and check that everything printed is a
-//! protocol line.
+//! protocol line; or runs it once with arguments, for the tools' tests.
 
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Output, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
@@ -18,6 +18,18 @@ pub const SOON: Duration = Duration::from_secs(10);
 
 /// The start position's board field.
 pub const S0: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
+
+/// `chariot` run once with `args` to its end: its status, stdout and
+/// stderr.
+///
+/// # Panics
+/// If the binary cannot be started.
+pub fn chariot(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .args(args)
+        .output()
+        .expect("chariot runs")
+}
 
 /// A running engine process.
 pub struct Engine {
