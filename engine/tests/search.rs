@@ -3,7 +3,7 @@
 //! restriction, `MultiPV`, stop, ponder and bench determinism.
 
 use std::time::Duration;
-use test_support::{depth, mv};
+use test_support::{depth, forces_no_move, mv};
 
 use board::{Move, Position};
 use engine::bench::{BenchOptions, run};
@@ -18,28 +18,6 @@ fn search(fen: &str, limits: Limits) -> SearchResult {
     let mut engine = Engine::new();
     engine.start(pos(fen), limits, Box::new(|_| {}));
     engine.wait()
-}
-
-/// The slow twin: whether the side to move can leave the opponent without
-/// a legal move within `plies` (odd) plies, whatever the opponent does.
-fn forces_no_move(p: &mut Position, plies: u32) -> bool {
-    for m in p.legal_moves() {
-        p.make_move(m);
-        let replies = p.legal_moves();
-        let wins = replies.is_empty()
-            || (plies >= 3
-                && replies.iter().all(|&r| {
-                    p.make_move(r);
-                    let w = forces_no_move(p, plies - 2);
-                    p.unmake_move();
-                    w
-                }));
-        p.unmake_move();
-        if wins {
-            return true;
-        }
-    }
-    false
 }
 
 fn assert_mate(fen: &str, plies: i32) {

@@ -1,5 +1,6 @@
 //! Helpers the workspace's tests share, so that each lives once: scratch
-//! directories, moves from text, and a search to a depth. Only tests use
+//! directories, moves from text, a search to a depth, and the brute-force
+//! mate finder the search's mate scores are checked against. Only tests use
 //! this crate (a dev-dependency); nothing in it is part of the engine.
 //! The board and engine crates' own unit tests cannot use it (it depends
 //! on them).
@@ -38,6 +39,30 @@ pub fn depth(depth: u32) -> Limits {
 pub fn search_depth(engine: &mut Engine, pos: Position, plies: u32) -> SearchResult {
     engine.start(pos, depth(plies), Box::new(|_| {}));
     engine.wait()
+}
+
+/// The slow twin of the search's mate scores: whether the side to move
+/// can leave the opponent without a legal move within `plies` (odd)
+/// plies, whatever the opponent does. Brute force, so keep `plies` small.
+pub fn forces_no_move(p: &mut Position, plies: u32) -> bool {
+    p.legal_moves().into_iter().any(|m| wins_after(p, m, plies))
+}
+
+/// Whether the side to move, having played `m`, leaves the opponent
+/// without a legal move within `plies` (odd) plies, whatever it answers.
+pub fn wins_after(p: &mut Position, m: Move, plies: u32) -> bool {
+    p.make_move(m);
+    let replies = p.legal_moves();
+    let wins = replies.is_empty()
+        || (plies >= 3
+            && replies.iter().all(|&r| {
+                p.make_move(r);
+                let w = forces_no_move(p, plies - 2);
+                p.unmake_move();
+                w
+            }));
+    p.unmake_move();
+    wins
 }
 
 /// A fresh, empty directory for one test, removed when dropped (when the

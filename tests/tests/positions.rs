@@ -4,6 +4,7 @@
 
 use board::{Move, Position};
 use engine::{Engine, Limits, Score};
+use test_support::{forces_no_move, wins_after};
 
 /// What the engine must do in a suite position.
 enum Expect {
@@ -104,27 +105,6 @@ fn engine_solves_the_suite() {
     assert!(failures.is_empty(), "failed:\n{}", failures.join("\n"));
 }
 
-/// Whether the side to move, having played `m`, leaves the opponent
-/// without a legal move within `plies` (odd) plies.
-fn wins_after(p: &mut Position, m: Move, plies: u32) -> bool {
-    p.make_move(m);
-    let replies = p.legal_moves();
-    let wins = replies.is_empty()
-        || (plies >= 3
-            && replies.iter().all(|&r| {
-                p.make_move(r);
-                let w = forces(p, plies - 2);
-                p.unmake_move();
-                w
-            }));
-    p.unmake_move();
-    wins
-}
-
-fn forces(p: &mut Position, plies: u32) -> bool {
-    p.legal_moves().into_iter().any(|m| wins_after(p, m, plies))
-}
-
 /// The slow twin of the suite's answers: every set is recomputed by
 /// brute force (under a second even in the test profile).
 #[test]
@@ -144,14 +124,14 @@ fn suite_answers_are_exact() {
                 listed.sort_by_key(|m| m.to_u16());
                 assert_eq!(winning, listed, "{}", c.id);
                 if *n > 1 {
-                    assert!(!forces(&mut p, plies - 2), "{}: shorter mate", c.id);
+                    assert!(!forces_no_move(&mut p, plies - 2), "{}: shorter mate", c.id);
                 }
             }
             Expect::Avoid(moves) => {
                 let mut losing = Vec::new();
                 for m in p.legal_moves() {
                     p.make_move(m);
-                    if forces(&mut p, 1) {
+                    if forces_no_move(&mut p, 1) {
                         losing.push(m);
                     }
                     p.unmake_move();
