@@ -704,7 +704,8 @@ def check_tunable(engine: Path, rows: list[dict]) -> None:
     if complaints:
         raise JobError(
             f"{engine} does not take the parameters as options (not a tuning build, or a range wider than its own? "
-            "cargo build --release -p chariot-cli --features tune --target-dir target/tune): " + " / ".join(complaints[:3])
+            "cargo build --release -p chariot-cli --features tune --target-dir target/tune): "
+            + " / ".join(complaints[:3])
         )
 
 

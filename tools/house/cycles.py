@@ -47,7 +47,11 @@ def strip(text: str) -> str:
                 else:
                     out.append("\n" if text[i] == "\n" else "")
                     i += 1
-        elif c == "r" and re.match(r'r#*"', text[i:i + 10]) and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")):
+        elif (
+            c == "r"
+            and re.match(r'r#*"', text[i : i + 10])
+            and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_"))
+        ):
             m = re.match(r'r(#*)"', text[i:])
             end = '"' + m.group(1)
             j = text.find(end, i + len(m.group(0)))
@@ -60,8 +64,8 @@ def strip(text: str) -> str:
                 j += 2 if text[j] == "\\" else 1
             out.append('""' + "\n" * text.count("\n", i, j))
             i = j + 1
-        elif c == "'" and re.match(r"'(\\.|[^\\'])'|'\\u\{[0-9a-fA-F]+\}'|'\\x[0-9a-fA-F]{2}'", text[i:i + 12]):
-            m = re.match(r"'(\\.|[^\\'])'|'\\u\{[0-9a-fA-F]+\}'|'\\x[0-9a-fA-F]{2}'", text[i:i + 12])
+        elif c == "'" and re.match(r"'(\\.|[^\\'])'|'\\u\{[0-9a-fA-F]+\}'|'\\x[0-9a-fA-F]{2}'", text[i : i + 12]):
+            m = re.match(r"'(\\.|[^\\'])'|'\\u\{[0-9a-fA-F]+\}'|'\\x[0-9a-fA-F]{2}'", text[i : i + 12])
             out.append("' '")
             i += len(m.group(0))
         else:
@@ -76,7 +80,7 @@ def without_inline_mods(code: str) -> str:
     for m in re.finditer(r"\bmod\s+\w+\s*\{", code):
         if m.start() < i:
             continue
-        out.append(code[i:m.start()])
+        out.append(code[i : m.start()])
         depth, j = 1, m.end()
         while j < len(code) and depth:
             depth += {"{": 1, "}": -1}.get(code[j], 0)
@@ -168,7 +172,7 @@ def circles(crate: Path) -> list[list[str]]:
             if to is not None and to != here:
                 edges.add((here, to))
     found = []
-    for parent in sorted(set(m[:-1] for m in mods if m) | {()}):
+    for parent in sorted({m[:-1] for m in mods if m} | {()}):
         kids = sorted({m[: len(parent) + 1] for m in mods if len(m) > len(parent) and m[: len(parent)] == parent})
         graph = {k: set() for k in kids}
         for a, b in edges:
