@@ -19,19 +19,7 @@ use crossbeam_channel::{Sender, unbounded};
 use protocol::output::Output;
 use protocol::reader::parse_line;
 use protocol::session::{Input, Session};
-
-/// Deadline for a reply the test waits for but does not time.
-const SOON: Duration = Duration::from_secs(10);
-
-/// A time bound of the contract: as written in a release build, ten times
-/// as long in a debug build.
-fn bound(contract_ms: u64) -> Duration {
-    Duration::from_millis(if cfg!(debug_assertions) {
-        contract_ms * 10
-    } else {
-        contract_ms
-    })
-}
+use test_support::{SOON, contract_bound as bound};
 
 /// The session's output, one line at a time with its time.
 struct Lines {

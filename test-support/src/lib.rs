@@ -11,10 +11,27 @@
 
 use std::ops::Deref;
 use std::path::Path;
+use std::time::Duration;
 
 use board::{Move, Position};
 use engine::{Engine, Limits, SearchResult};
 use tempfile::TempDir;
+
+/// Deadline for a reply a protocol test waits for without timing it;
+/// generous so that a loaded 2-core machine never fails it.
+pub const SOON: Duration = Duration::from_secs(10);
+
+/// A time bound of the protocol contract (`docs/ucci.md`): as written in a
+/// release build, ten times as long in a debug build, which runs many
+/// times slower beside the whole workspace's tests.
+#[must_use]
+pub fn contract_bound(contract_ms: u64) -> Duration {
+    Duration::from_millis(if cfg!(debug_assertions) {
+        contract_ms * 10
+    } else {
+        contract_ms
+    })
+}
 
 /// The move written `text` in ICCS (`h2e2`).
 ///

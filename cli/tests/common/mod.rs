@@ -12,9 +12,7 @@ use std::time::{Duration, Instant};
 
 use board::{Move, Position};
 
-/// Deadline for replies that the contract wants "at once"; generous so a
-/// loaded 2-core machine never fails it.
-pub const SOON: Duration = Duration::from_secs(10);
+pub use test_support::SOON;
 
 /// The start position's board field.
 pub const S0: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";

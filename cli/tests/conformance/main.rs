@@ -5,8 +5,9 @@
 //! contract's time bounds are checked as written in a release build
 //! (`cargo test --release -p chariot-cli --test conformance`, which
 //! `.ci/run` runs); a debug build, many times slower and run beside the
-//! whole workspace's tests, gets ten times as long (see [`bound`]). The
-//! modules are one test binary, so the engine is linked once.
+//! whole workspace's tests, gets ten times as long
+//! (`test_support::contract_bound`). The modules are one test binary, so
+//! the engine is linked once.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -22,20 +23,10 @@ mod transcripts;
 use std::time::{Duration, Instant};
 
 use common::{Engine, S0, SOON, legal_best, pos};
+use test_support::contract_bound as bound;
 
 /// Deadline for a shallow search to finish in a debug build.
 const SEARCH: Duration = Duration::from_secs(30);
-
-/// A time bound of the contract: as written in a release build, ten times
-/// as long in a debug build.
-fn bound(contract_ms: u64) -> Duration {
-    let ms = if cfg!(debug_assertions) {
-        contract_ms * 10
-    } else {
-        contract_ms
-    };
-    Duration::from_millis(ms)
-}
 
 fn bestmove_of(e: &mut Engine, fen: Option<&str>, moves: &[&str]) -> board::Move {
     let (_, line, _) = e.final_line(SEARCH);
