@@ -37,7 +37,7 @@ use std::ops::ControlFlow::{self, Break, Continue};
 
 use board::Position;
 
-use crate::history::{Histories, QuietContext};
+use crate::history::Histories;
 use crate::nnue::{AccumulatorStack, Network};
 use crate::score::verdict_score;
 use crate::time::{TimeBudget, TimeSignals};
@@ -150,15 +150,6 @@ impl<'a, M: Mode> Search<'a, M> {
             stopped: false,
             may_stop: false,
             mode: PhantomData,
-        }
-    }
-
-    /// The quiet-move context of a node at `ply`: the moves made at the
-    /// two plies above it.
-    fn quiet_context(&self, ply: usize) -> QuietContext {
-        QuietContext {
-            prev1: ply.checked_sub(1).and_then(|p| self.stack[p].moved),
-            prev2: ply.checked_sub(2).and_then(|p| self.stack[p].moved),
         }
     }
 

@@ -1,20 +1,33 @@
 //! One node of the search, read from entry to return: [`Search::search`]
 //! and, below it in the order it asks them, the decisions it delegates,
-//! each a function named by what it decides.
+//! each a function named by what it decides. A node:
 //!
-//! A node: quiescence at depth 0; the node count and the stop poll; the
-//! rules' verdict (`Search::judge`, shared with quiescence); mate-distance pruning; the table's
-//! cut-off; the static evaluation, recorded in the ply's frame as a
-//! [`FrameEval`]; [`Search::reverse_futility`] and [`Search::null_move`];
-//! internal iterative reduction. Then the moves from the staged picker
-//! (the root's from its root list): the singularity test of the table
-//! move ([`singular_candidate`], [`Search::singular`]); late-move pruning
-//! ([`LateMovePruning`]), futility ([`futile`]) and SEE pruning
-//! ([`Search::see_loses`]); the check and singular extensions; the
-//! late-move reduction ([`Search::late_reduction`]) with its re-searches
-//! ([`Search::search_late_move`]). After the moves, the histories learn
-//! from a quiet best move ([`Search::reward_quiet`]) and the table stores
-//! the result.
+//! 1. at depth 0, hands over to quiescence (`quiescence.rs`);
+//! 2. counts itself and polls for a stop (`stop.rs`);
+//! 3. asks the rules for a verdict (`Search::judge`, shared with
+//!    quiescence);
+//! 4. prunes by mate distance;
+//! 5. returns the table's score when its entry decides the window;
+//! 6. takes the static evaluation and leaves it in its frame as a
+//!    [`FrameEval`] for the plies below ([`Search::improving`]);
+//! 7. returns early by [`Search::reverse_futility`] or
+//!    [`Search::null_move`];
+//! 8. searches a ply shallower when the table knows no move (internal
+//!    iterative reduction);
+//! 9. takes each move from the staged picker (the root's from its root
+//!    list) and, in turn: tests the table's move for singularity
+//!    ([`singular_candidate`], [`Search::singular`]); drops late quiet
+//!    moves ([`LateMovePruning`], after [`Search::after_evasion`]), futile
+//!    ones ([`futile`]) and losing ones ([`Search::see_loses`]); extends
+//!    ([`Search::extension`]); reduces ([`Search::late_reduction`]) and
+//!    searches again when the reduced search surprises
+//!    ([`Search::search_late_move`]);
+//! 10. teaches the histories a quiet best move ([`Search::reward_quiet`])
+//!     and stores its result in the table.
+//!
+//! The plumbing it calls stays where it lives: the ply stack (`stack`),
+//! making moves and evaluating (`position`), the table's probe and store
+//! (`table`), the root list and its records (`root`).
 //!
 //! The root (ply 0) is this same function. Where it differs, the code
 //! branches on `root` and says why: it is not judged by the rules; it
@@ -23,7 +36,8 @@
 //! reduced by IIR nor tested for singularity; it rewards its best move
 //! without a malus or killer; it stores only its first line's result; and
 //! its static evaluation is not offered to the plies below
-//! ([`FrameEval::Root`]).
+//! ([`FrameEval::Root`]): the root counts as improving, its children as
+//! after an evasion, and ply 2 as having nothing to compare with.
 
 use std::ops::ControlFlow::{Break, Continue};
 
@@ -292,16 +306,7 @@ impl<M: Mode> Search<'_, M> {
             self.stack[ply].moved = pt;
             self.make(mv);
             let gives_check = self.pos.in_check();
-            let extension = if (ply as i32) < 2 * self.root_depth {
-                let check = i32::from(gives_check);
-                if singular_ext < 0 {
-                    check + singular_ext
-                } else {
-                    check.max(singular_ext)
-                }
-            } else {
-                0
-            };
+            let extension = self.extension(ply, gives_check, singular_ext);
             let new_depth = depth - 1 + extension;
             let score = if searched == 0 {
                 -self.search(-beta, -alpha, new_depth, ply + 1, kind.first_child())
@@ -386,9 +391,7 @@ impl<M: Mode> Search<'_, M> {
 
     /// Whether the static evaluation at `ply` is better than two plies
     /// ago (our previous turn), so that pruning by it can afford to be
-    /// bolder. In check (no static evaluation) it is not; with nothing to
-    /// compare (two plies back was in check, or is the root, or there is
-    /// no such ply) it is.
+    /// bolder. In check (no static evaluation) it is not.
     fn improving(&self, ply: usize) -> bool {
         match self.stack[ply].eval {
             // Root: improving (its late moves reduced a ply less than a
@@ -398,19 +401,11 @@ impl<M: Mode> Search<'_, M> {
             FrameEval::InCheck => false,
             FrameEval::Value(now) => match ply.checked_sub(2).map(|p| self.stack[p].eval) {
                 Some(FrameEval::Value(before)) => now > before,
-                _ => true,
+                // Nothing to compare with: two plies back was in check,
+                // or is the root (ply 2), which offers its evaluation to no
+                // ply below, or there is no such ply (ply 1).
+                Some(FrameEval::InCheck | FrameEval::Root) | None => true,
             },
-        }
-    }
-
-    /// Whether the opponent's last move (the parent's) escaped a check,
-    /// for late-move pruning. Root: its children count as after an
-    /// evasion, so that they keep the general's steps late-move pruning
-    /// would drop: care at the node every line passes through.
-    fn after_evasion(&self, ply: usize) -> bool {
-        match ply.checked_sub(1).map(|p| self.stack[p].eval) {
-            Some(FrameEval::InCheck | FrameEval::Root) => true,
-            Some(FrameEval::Value(_)) | None => false,
         }
     }
 
@@ -480,21 +475,102 @@ impl<M: Mode> Search<'_, M> {
         self.count(|c| &mut c.null_cutoffs);
         Some(s)
     }
+}
 
+/// Chariots, horses and cannons of `color`.
+fn attacker_count(pos: &Position, color: Color) -> u32 {
+    pos.pieces(color, PieceKind::Rook).count()
+        + pos.pieces(color, PieceKind::Knight).count()
+        + pos.pieces(color, PieceKind::Cannon).count()
+}
+
+impl<M: Mode> Search<'_, M> {
+    /// The quiet-move context of a node at `ply`, for the move order and
+    /// the histories' lesson: the moves made at the two plies above it.
+    fn quiet_context(&self, ply: usize) -> QuietContext {
+        QuietContext {
+            prev1: ply.checked_sub(1).and_then(|p| self.stack[p].moved),
+            prev2: ply.checked_sub(2).and_then(|p| self.stack[p].moved),
+        }
+    }
+
+    /// Whether the opponent's last move (the parent's) escaped a check,
+    /// for late-move pruning.
+    fn after_evasion(&self, ply: usize) -> bool {
+        match ply.checked_sub(1).map(|p| self.stack[p].eval) {
+            // Root: its children count as after an evasion, so that they
+            // keep the general's steps late-move pruning would drop: care
+            // at the node every line passes through.
+            Some(FrameEval::InCheck | FrameEval::Root) => true,
+            Some(FrameEval::Value(_)) | None => false,
+        }
+    }
+}
+
+/// Late-move pruning at one node: past a number of moves that grows with
+/// the depth (halved when the position is not improving), quiet moves at
+/// depth 4 or less are not searched at all — except the general's own
+/// steps right after the opponent escaped a check. Its general is then in
+/// a net that a step of ours onto a file often closes (the generals may
+/// not face each other), and the histories rarely rank such steps
+/// (`docs/lab/strength.md`, S16 and S18, has the mate that showed it).
+struct LateMovePruning {
+    /// Moves searched before pruning starts; `None` above depth 4.
+    limit: Option<usize>,
+    /// The opponent's last move escaped a check.
+    after_evasion: bool,
+}
+
+impl LateMovePruning {
+    fn new(depth: i32, improving: bool, after_evasion: bool) -> LateMovePruning {
+        let limit = (params::lmp_base() + depth * depth) as usize / if improving { 1 } else { 2 };
+        LateMovePruning {
+            limit: (depth <= params::lmp_depth()).then_some(limit),
+            after_evasion,
+        }
+    }
+
+    /// Whether every quiet move from here on is pruned, so the picker
+    /// need not generate or hand out any more (the same conditions as
+    /// [`LateMovePruning::prunes`], which spares no move here: after an
+    /// evasion it spares the general's moves).
+    fn prunes_every_quiet(&self, searched: usize) -> bool {
+        !self.after_evasion && self.limit.is_some_and(|limit| searched >= limit)
+    }
+
+    /// Whether a late quiet move `mv`, after `searched` moves, is pruned.
+    /// The caller has checked that pruning applies at all (not a PV node,
+    /// not in check, a quiet move after the first, no mate against us).
+    fn prunes(&self, pos: &Position, mv: Move, searched: usize) -> bool {
+        self.limit.is_some_and(|limit| searched >= limit)
+            && !(self.after_evasion
+                && pos
+                    .piece_at(mv.from())
+                    .is_some_and(|p| p.kind() == PieceKind::King))
+    }
+}
+
+/// The table move and its score, when it is worth a singularity test: a
+/// lower bound (or exact score) not decided by mate, searched nearly as
+/// deep as this node.
+fn singular_candidate(hit: &TtHit, depth: i32) -> Option<(Move, i32)> {
+    if depth < params::singular_depth() {
+        return None;
+    }
+    let e = hit.entries.iter().flatten().find(|e| e.mv.is_some())?;
+    let deep = i32::from(e.depth) >= depth - params::singular_entry_depth();
+    let lower = matches!(e.bound, Bound::Lower | Bound::Exact);
+    (deep && lower && !is_decisive(e.score)).then_some((e.mv?, e.score))
+}
+
+impl<M: Mode> Search<'_, M> {
     /// The singular-extension test of table move `mv` (stored as a lower
     /// bound `tt_score`): the node is searched again at half depth without
     /// it, against a bar `2 × depth` below its score. Every other move
     /// failing that bar makes `mv` singular (extended one ply); the search
     /// without it beating beta cuts the node (multi-cut); a table score at
     /// or above beta that is not singular reduces `mv` a ply.
-    pub(super) fn singular(
-        &mut self,
-        mv: Move,
-        tt_score: i32,
-        beta: i32,
-        depth: i32,
-        ply: usize,
-    ) -> Singular {
+    fn singular(&mut self, mv: Move, tt_score: i32, beta: i32, depth: i32, ply: usize) -> Singular {
         let bar = tt_score - params::singular_margin() * depth;
         self.stack[ply].excluded = Some(mv);
         let s = self.search(bar - 1, bar, (depth - 1) / 2, ply, NodeKind::NonPv);
@@ -511,11 +587,31 @@ impl<M: Mode> Search<'_, M> {
             Singular::Extend(0)
         }
     }
+}
+
+/// What [`Search::singular`] found.
+enum Singular {
+    /// The search stopped meanwhile.
+    Stopped,
+    /// The node's score without searching its moves.
+    MultiCut(i32),
+    /// Plies to add to (or, negative, take from) the move's depth.
+    Extend(i32),
+}
+
+/// Futility: whether a quiet move at low depth cannot lift the static
+/// evaluation near alpha.
+fn futile(static_eval: i32, depth: i32, alpha: i32) -> bool {
+    depth <= params::futility_depth()
+        && static_eval + params::futility_base() + params::futility_per_depth() * depth <= alpha
+}
+
+impl<M: Mode> Search<'_, M> {
     /// SEE pruning: at low depth, whether `mv` loses more material in the
     /// exchange on its square than the depth can win back. (The caller
     /// still searches it if it checks: sacrifices that mate begin with a
     /// check.)
-    pub(super) fn see_loses(&self, mv: Move, capture: bool, depth: i32) -> bool {
+    fn see_loses(&self, mv: Move, capture: bool, depth: i32) -> bool {
         if depth > params::see_depth() {
             return false;
         }
@@ -527,16 +623,27 @@ impl<M: Mode> Search<'_, M> {
         !self.pos.see_ge(mv, margin, &SEE_VALUES)
     }
 
-    /// The table's late-move reduction for the `n`-th move at `depth`.
-    #[inline]
-    pub(super) fn reduction(&self, depth: i32, n: usize) -> i32 {
-        self.reductions.get(depth, n)
+    /// The plies added to a move's depth: one when it gives check, and
+    /// what the singularity test found (`singular`, -1 to 1): a singular
+    /// reduction counts against the check's ply, an extension does not add
+    /// to it. None beyond twice the iteration's depth from the root, so that
+    /// a line of checks cannot extend without end.
+    fn extension(&self, ply: usize, gives_check: bool, singular: i32) -> i32 {
+        if ply as i32 >= 2 * self.root_depth {
+            return 0;
+        }
+        let check = i32::from(gives_check);
+        if singular < 0 {
+            check + singular
+        } else {
+            check.max(singular)
+        }
     }
 
     /// The late-move reduction of the `searched`-th move at `depth`, before
     /// clamping. History steers it: a move that often cut elsewhere is
     /// reduced less, one that failed more.
-    pub(super) fn late_reduction(
+    fn late_reduction(
         &self,
         depth: i32,
         searched: usize,
@@ -544,7 +651,7 @@ impl<M: Mode> Search<'_, M> {
         improving: bool,
         order_score: i32,
     ) -> i32 {
-        self.reduction(depth, searched) - i32::from(pv_node) + i32::from(!improving)
+        self.reductions.get(depth, searched) - i32::from(pv_node) + i32::from(!improving)
             - order_score / params::lmr_history_unit()
     }
 
@@ -592,86 +699,6 @@ impl<M: Mode> Search<'_, M> {
             }
         }
     }
-}
-
-/// What [`Search::singular`] found.
-pub(super) enum Singular {
-    /// The search stopped meanwhile.
-    Stopped,
-    /// The node's score without searching its moves.
-    MultiCut(i32),
-    /// Plies to add to (or, negative, take from) the move's depth.
-    Extend(i32),
-}
-
-/// The table move and its score, when it is worth a singularity test: a
-/// lower bound (or exact score) not decided by mate, searched nearly as
-/// deep as this node.
-pub(super) fn singular_candidate(hit: &TtHit, depth: i32) -> Option<(Move, i32)> {
-    if depth < params::singular_depth() {
-        return None;
-    }
-    let e = hit.entries.iter().flatten().find(|e| e.mv.is_some())?;
-    let deep = i32::from(e.depth) >= depth - params::singular_entry_depth();
-    let lower = matches!(e.bound, Bound::Lower | Bound::Exact);
-    (deep && lower && !is_decisive(e.score)).then_some((e.mv?, e.score))
-}
-
-/// Late-move pruning at one node: past a number of moves that grows with
-/// the depth (halved when the position is not improving), quiet moves at
-/// depth 4 or less are not searched at all — except the general's own
-/// steps right after the opponent escaped a check. Its general is then in
-/// a net that a step of ours onto a file often closes (the generals may
-/// not face each other), the histories rarely rank such steps, and pruning
-/// f0e0 hid a mate in three until depth 10.
-pub(super) struct LateMovePruning {
-    /// Moves searched before pruning starts; `None` above depth 4.
-    limit: Option<usize>,
-    /// The opponent's last move escaped a check.
-    after_evasion: bool,
-}
-
-impl LateMovePruning {
-    pub(super) fn new(depth: i32, improving: bool, after_evasion: bool) -> LateMovePruning {
-        let limit = (params::lmp_base() + depth * depth) as usize / if improving { 1 } else { 2 };
-        LateMovePruning {
-            limit: (depth <= params::lmp_depth()).then_some(limit),
-            after_evasion,
-        }
-    }
-
-    /// Whether every quiet move from here on is pruned, so the picker
-    /// need not generate or hand out any more (the same conditions as
-    /// [`LateMovePruning::prunes`], which spares no move here: after an
-    /// evasion it spares the general's moves).
-    pub(super) fn prunes_every_quiet(&self, searched: usize) -> bool {
-        !self.after_evasion && self.limit.is_some_and(|limit| searched >= limit)
-    }
-
-    /// Whether a late quiet move `mv`, after `searched` moves, is pruned.
-    /// The caller has checked that pruning applies at all (not a PV node,
-    /// not in check, a quiet move after the first, no mate against us).
-    pub(super) fn prunes(&self, pos: &Position, mv: Move, searched: usize) -> bool {
-        self.limit.is_some_and(|limit| searched >= limit)
-            && !(self.after_evasion
-                && pos
-                    .piece_at(mv.from())
-                    .is_some_and(|p| p.kind() == PieceKind::King))
-    }
-}
-
-/// Futility: whether a quiet move at low depth cannot lift the static
-/// evaluation near alpha.
-pub(super) fn futile(static_eval: i32, depth: i32, alpha: i32) -> bool {
-    depth <= params::futility_depth()
-        && static_eval + params::futility_base() + params::futility_per_depth() * depth <= alpha
-}
-
-/// Chariots, horses and cannons of `color`.
-fn attacker_count(pos: &Position, color: Color) -> u32 {
-    pos.pieces(color, PieceKind::Rook).count()
-        + pos.pieces(color, PieceKind::Knight).count()
-        + pos.pieces(color, PieceKind::Cannon).count()
 }
 
 #[cfg(test)]
