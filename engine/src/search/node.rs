@@ -111,6 +111,10 @@ impl<M: Mode> Search<'_, M> {
         }
         let root = ply == 0;
         let pv_node = kind == NodeKind::Pv;
+        // Root: always a PV node (`aspiration` opens it so), which is what
+        // spares it the table's cut-off and every pruning below that
+        // spares PV nodes: it must search its moves to choose one.
+        debug_assert!(!root || pv_node, "the root is searched as a PV node");
         self.stack.clear_pv(ply);
         self.nodes += 1;
         if self.poll() {
