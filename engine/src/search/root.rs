@@ -1,23 +1,17 @@
 //! The root of the search: the root moves with their scores and lines,
 //! the iterative-deepening loop with its aspiration windows, when to stop
 //! between iterations, the reports built from the root moves, and the
-//! hooks through which the one node function (the parent module's
-//! `search`) does the root's own duties at ply 0: which moves it searches
-//! and in what order ([`Search::next_root_move`]), the per-move node
-//! counts, the `currmove` reports and the recording of each root move's
-//! score and line.
+//! hooks through which the one node function (`node`'s `search`) does the
+//! root's own duties at ply 0: which moves it searches and in what order
+//! ([`Search::next_root_move`]), the per-move node counts, the `currmove`
+//! reports and the recording of each root move's score and line.
 //!
-//! The root differs from other nodes in three more ways. It searches its
-//! moves in the root list's order, the last pass's best first, because
-//! that order already holds what every earlier iteration learnt about
-//! these very moves, which no history table holds as well. It rewards its
-//! best move without a malus or killer: the root's other moves were all
-//! searched and are not failures as a later node's are, and a root killer
-//! would name a move at ply 0, which no other node reaches. And its
-//! static evaluation is kept from its descendants (its frame holds
-//! `FrameEval::Root`), so that ply 1 prunes as after an evasion:
-//! carefully, at the node every line passes through. Each is a branch on
-//! `root` in the node function (`node`).
+//! The root searches its moves in the root list's order, the last pass's
+//! best first, because that order already holds what every earlier
+//! iteration learnt about these very moves, which no history table holds
+//! as well. Its other differences from an interior node are branches on
+//! `root` in the node function, each with its reason; `node`'s module doc
+//! lists them.
 
 use std::sync::atomic::Ordering;
 
