@@ -482,6 +482,27 @@ impl TranspositionTable {
         }
     }
 
+    /// Asks the processor to bring `key`'s bucket into its cache, so that
+    /// a probe a little later finds it there. The search calls it as soon
+    /// as a move is made, when the child's key is known and the work of
+    /// the child's first steps (the rules' verdict, mate-distance pruning)
+    /// can hide the memory's latency: without it the probe was the
+    /// datagen profile's largest item, almost all of it waiting for RAM.
+    /// A hint only: no result, no effect on what any probe returns.
+    #[inline]
+    pub(crate) fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let bucket: *const Bucket = &self.buckets[(key & self.mask) as usize];
+            // SAFETY: a prefetch reads nothing and cannot fault; SSE, which
+            // provides it, is part of every x86-64 processor.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast::<i8>()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// [`TranspositionTable::probe`] of a two-slot bucket (two-tier and
     /// the bucket policies), without asking the policy: the path games
     /// take.

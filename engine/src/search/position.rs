@@ -27,6 +27,7 @@ impl<M: Mode> Search<'_, M> {
             self.acc.push(&self.pos, mv);
         }
         self.pos.make_move(mv);
+        self.tt.prefetch(self.pos.key());
     }
 
     /// Takes back the last [`Search::make`].
@@ -45,6 +46,7 @@ impl<M: Mode> Search<'_, M> {
             self.acc.push_null();
         }
         self.pos.make_null_move();
+        self.tt.prefetch(self.pos.key());
     }
 
     /// Takes back [`Search::make_null`].
