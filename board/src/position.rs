@@ -342,6 +342,27 @@ impl Position {
         self.state.key
     }
 
+    /// The key [`Position::make_move`] of `m` would give, without making
+    /// it: a search asks for the child's table entry this early so that
+    /// memory can fetch it while the move is made. `m` must be
+    /// pseudo-legal (a piece of either side on its origin); with an empty
+    /// origin the key is this position's.
+    #[inline]
+    pub fn key_after(&self, m: Move) -> u64 {
+        let (from, to) = (m.from(), m.to());
+        let Some(p) = self.board[from.index()] else {
+            return self.state.key;
+        };
+        let mut key = self.state.key
+            ^ zobrist::SIDE_KEY
+            ^ Position::piece_key(p, from)
+            ^ Position::piece_key(p, to);
+        if let Some(c) = self.board[to.index()] {
+            key ^= Position::piece_key(c, to);
+        }
+        key
+    }
+
     /// The current ply's state.
     #[inline]
     pub fn state(&self) -> &State {
@@ -554,12 +575,8 @@ impl Position {
         let after_move = self.state.last_move.is_some();
         self.history.push(self.state);
         let captured = self.board[to.index()];
-        let mut key = self.state.key
-            ^ zobrist::SIDE_KEY
-            ^ Position::piece_key(p, from)
-            ^ Position::piece_key(p, to);
+        let key = self.key_after(m);
         if let Some(c) = captured {
-            key ^= Position::piece_key(c, to);
             self.lift(c, to);
         }
         self.shift(p, from, to);

@@ -326,8 +326,10 @@ fn make_unmake_and_keys() {
             let check = p.gives_check(m);
             assert_eq!(p.fen(), fen, "gives_check({m}) put everything back");
             assert_placement_consistent(&p);
+            let key_after = p.key_after(m);
             p.make_move(m);
             assert_eq!(p.key(), p.compute_key(), "after {m} in {fen}");
+            assert_eq!(p.key(), key_after, "key_after({m}) in {fen}");
             assert_eq!(p.in_check(), check);
             // The check make_move finds from the move's lines against the
             // naive attack test of the whole board.

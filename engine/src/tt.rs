@@ -483,11 +483,12 @@ impl TranspositionTable {
     }
 
     /// Asks the processor to bring `key`'s bucket into its cache, so that
-    /// a probe a little later finds it there. The search calls it as soon
-    /// as a move is made, when the child's key is known and the work of
-    /// the child's first steps (the rules' verdict, mate-distance pruning)
-    /// can hide the memory's latency: without it the probe was the
-    /// datagen profile's largest item, almost all of it waiting for RAM.
+    /// a probe a little later finds it there. The search calls it with the
+    /// child's key (`Position::key_after`) before it makes the move, so
+    /// that making the move and the child's first steps (the rules'
+    /// verdict, mate-distance pruning) hide the memory's latency: without
+    /// it the probe was the datagen profile's largest item, almost all of
+    /// it waiting for RAM.
     /// A hint only: no result, no effect on what any probe returns.
     #[inline]
     pub(crate) fn prefetch(&self, key: u64) {

@@ -23,11 +23,13 @@ impl<M: Mode> Search<'_, M> {
     /// [`Search::unmake`].
     #[inline]
     pub(super) fn make(&mut self, mv: Move) {
+        // First, so that memory fetches the child's table entry while the
+        // move is made (`TranspositionTable::prefetch`).
+        self.tt.prefetch(self.pos.key_after(mv));
         if self.net.is_some() {
             self.acc.push(&self.pos, mv);
         }
         self.pos.make_move(mv);
-        self.tt.prefetch(self.pos.key());
     }
 
     /// Takes back the last [`Search::make`].
@@ -42,11 +44,12 @@ impl<M: Mode> Search<'_, M> {
     /// Passes the move (null-move pruning).
     #[inline]
     pub(super) fn make_null(&mut self) {
+        self.tt
+            .prefetch(self.pos.key() ^ board::Position::side_key());
         if self.net.is_some() {
             self.acc.push_null();
         }
         self.pos.make_null_move();
-        self.tt.prefetch(self.pos.key());
     }
 
     /// Takes back [`Search::make_null`].
