@@ -96,6 +96,7 @@ use board::{Move, Position};
 use crate::score::{Bound, Score, from_tt};
 
 mod memory;
+pub(crate) use memory::prefetch;
 mod replace;
 
 use memory::Buckets;
@@ -492,16 +493,7 @@ impl TranspositionTable {
     /// A hint only: no result, no effect on what any probe returns.
     #[inline]
     pub(crate) fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let bucket: *const Bucket = &self.buckets[(key & self.mask) as usize];
-            // SAFETY: a prefetch reads nothing and cannot fault; SSE, which
-            // provides it, is part of every x86-64 processor.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast::<i8>()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        memory::prefetch(&self.buckets[(key & self.mask) as usize]);
     }
 
     /// [`TranspositionTable::probe`] of a two-slot bucket (two-tier and

@@ -80,12 +80,14 @@ impl DerefMut for Row {
 /// backend, the same type (portable Rust, or AVX2 where the CPU has it).
 pub use engine::nnue::simd::Backend;
 
-/// Whether the AVX2 versions may run for `backend`: asked for and
-/// supported. Every kernel falls back to the portable version otherwise.
+/// Whether the AVX2 versions may run for `backend`: asked for (AVX2, or
+/// AVX-512, whose CPUs have AVX2 and whose float kernels here are AVX2's)
+/// and supported. Every kernel falls back to the portable version
+/// otherwise.
 #[cfg(target_arch = "x86_64")]
 #[inline]
 fn avx2(backend: Backend) -> bool {
-    backend == Backend::Avx2 && backend.available()
+    matches!(backend, Backend::Avx2 | Backend::Avx512) && backend.available()
 }
 
 /// `clamp(x, 0, 1)` as the AVX `max`/`min` compute it.

@@ -107,7 +107,7 @@ fn incremental_updates_match_refresh_and_backends_agree() {
                 "{arch} incremental accumulator after {}",
                 pos.fen()
             );
-            for backend in [Backend::Scalar, Backend::Avx2] {
+            for backend in Backend::ALL.into_iter().filter(|b| b.available()) {
                 let mut copied = Accumulator::default();
                 copied.update_from(&prev, &net, pos, backend);
                 assert_eq!(
@@ -122,8 +122,8 @@ fn incremental_updates_match_refresh_and_backends_agree() {
             buckets[bucket] += 1;
             let scalar = acc.evaluate_with(&net, side, bucket, Backend::Scalar);
             assert_eq!(scalar, net.evaluate(pos));
-            if Backend::Avx2.available() {
-                assert_eq!(acc.evaluate_with(&net, side, bucket, Backend::Avx2), scalar);
+            for backend in Backend::ALL.into_iter().filter(|b| b.available()) {
+                assert_eq!(acc.evaluate_with(&net, side, bucket, backend), scalar);
             }
             assert_eq!(acc.evaluate(&net, pos), scalar);
             clipped_high += acc.values[0].iter().filter(|&&v| v > 255).count();
@@ -218,7 +218,9 @@ fn backends_agree_at_the_extremes() {
         for side in Color::ALL {
             for bucket in [0, last] {
                 let s = acc.evaluate_with(&net, side, bucket, Backend::Scalar);
-                assert_eq!(acc.evaluate_with(&net, side, bucket, Backend::Avx2), s);
+                for backend in Backend::ALL.into_iter().filter(|b| b.available()) {
+                    assert_eq!(acc.evaluate_with(&net, side, bucket, backend), s);
+                }
             }
         }
     }
@@ -492,7 +494,7 @@ fn nnue_speed() {
         });
         let mut fused = Vec::new();
         let mut output = Vec::new();
-        for backend in [Backend::Scalar, Backend::Avx2] {
+        for backend in Backend::ALL {
             fused.push(best_of(n, || {
                 let mut stack = vec![Accumulator::new(&net, &positions[0]); 2];
                 for (k, pos) in positions.iter().enumerate() {
@@ -519,12 +521,12 @@ fn nnue_speed() {
         println!("{arch} (format {}):", arch.version());
         println!("  refresh: {refresh:.1} ns; clone + apply_move: {in_place:.1} ns");
         println!(
-            "  update_from: scalar {:.1} ns, AVX2 {:.1} ns",
-            fused[0], fused[1]
+            "  update_from: scalar {:.1} ns, AVX2 {:.1} ns, AVX-512 {:.1} ns",
+            fused[0], fused[1], fused[2]
         );
         println!(
-            "  output layer with its bucket: scalar {:.1} ns, AVX2 {:.1} ns",
-            output[0], output[1]
+            "  output layer with its bucket: scalar {:.1} ns, AVX2 {:.1} ns, AVX-512 {:.1} ns",
+            output[0], output[1], output[2]
         );
     }
     println!("({sink})");

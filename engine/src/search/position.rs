@@ -23,9 +23,11 @@ impl<M: Mode> Search<'_, M> {
     /// [`Search::unmake`].
     #[inline]
     pub(super) fn make(&mut self, mv: Move) {
-        // First, so that memory fetches the child's table entry while the
-        // move is made (`TranspositionTable::prefetch`).
-        self.tt.prefetch(self.pos.key_after(mv));
+        // First, so that memory fetches the child's table entry and cached
+        // evaluation while the move is made (`TranspositionTable::prefetch`).
+        let key = self.pos.key_after(mv);
+        self.tt.prefetch(key);
+        self.eval_cache.prefetch(key);
         if self.net.is_some() {
             self.acc.push(&self.pos, mv);
         }
