@@ -34,7 +34,10 @@ batch's results as it arrives and rewrites the state file, from which
 
 Each task's result is taken once, by shard or batch number: a task whose
 worker died is run again (Dask reschedules it, or the driver resubmits it
-after `KilledWorker`), and a second result for the same number is dropped.
+after `KilledWorker`), and so is one whose program was killed by a signal
+from outside (the dying worker's death signal, the kernel's OOM killer): a
+program that fails by itself ends the job. A second result for the same
+number is dropped.
 
 Clusters: `--cluster local:N` (N worker processes on this machine, bound to
 127.0.0.1, TLS with throw-away certificates), `ssh:HOST,HOST,...`
@@ -355,6 +358,12 @@ class Tasks:
             self.submit(number, counts=False)
         elif kind in ("KilledWorker", "CommClosedError", "FutureCancelledError", "CancelledError"):
             log(f"{self.what} {number}: its worker was lost ({kind}); run again")
+            self.submit(number)
+        elif isinstance(e, subprocess.CalledProcessError) and e.returncode < 0:
+            # Killed by a signal, not failed: the worker's own death can
+            # reach its child first, and the task is lost work like the
+            # worker's.
+            log(f"{self.what} {number}: {e.cmd[0]} was killed by signal {-e.returncode}; run again")
             self.submit(number)
         elif isinstance(e, subprocess.CalledProcessError):
             tail = (e.stderr or e.stdout or "").strip().splitlines()[-5:]

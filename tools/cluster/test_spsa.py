@@ -331,6 +331,27 @@ def test_a_play_build_is_refused(tmp_path):
         run.check_tunable(engine, fresh(10)["params"])
 
 
+def test_a_program_killed_by_a_signal_runs_again_and_one_that_fails_ends_the_job():
+    class Client:
+        def __init__(self):
+            self.submitted = []
+
+        def submit(self, fn, spec, key, pure):
+            self.submitted.append(key)
+            return key
+
+    client = Client()
+    tasks = run.Tasks(client, None, {3: {"job": "spsa-x", "name": "batch-3"}}, "batch", 3, set())
+    tasks.live.clear()
+    tasks.failed(3, subprocess.CalledProcessError(-9, ["arena", "--nodes", "1"]))
+    assert len(client.submitted) == 2 and tasks.tries[3] == 2
+    with pytest.raises(run.JobError, match="batch 3: arena --nodes 1 exited 1: bad option"):
+        tasks.failed(3, subprocess.CalledProcessError(1, ["arena", "--nodes", "1"], "", "bad option\n"))
+    tasks.failed(3, subprocess.CalledProcessError(-9, ["arena"]))
+    with pytest.raises(run.JobError, match="lost 2 times; giving up"):
+        tasks.failed(3, subprocess.CalledProcessError(-9, ["arena"]))
+
+
 # --------------------------------------------------------------------------
 # Tunes on a local cluster
 
@@ -374,7 +395,9 @@ def test_a_killed_worker_costs_at_most_its_batch(cluster, tmp_path):
 
 def test_an_interrupted_tune_resumes_from_its_state(cluster, tmp_path):
     state_path = tmp_path / "tune.json"
-    proc = start(tune_args(cluster, fakes(tmp_path, 0.1), state_path, 48, 4))
+    # Slow enough pairs (half a second each, a tune of 12 s on two workers)
+    # that the interrupt comes before the end on a loaded machine too.
+    proc = start(tune_args(cluster, fakes(tmp_path, 0.5), state_path, 48, 4))
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
         if state_path.exists() and len(json.loads(state_path.read_text())["history"]) >= 4:
