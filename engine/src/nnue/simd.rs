@@ -185,171 +185,132 @@ pub fn copy_update(
     }
 }
 
+/// The two kernels on one register width, written once: `$lanes` 16-bit
+/// lanes a register, the intrinsics of that width, and the features they
+/// need. The horizontal sum goes through memory, `$lanes / 2` `i32`
+/// lanes added as `i64` (the module documentation).
 #[cfg(target_arch = "x86_64")]
-mod avx2 {
-    use std::arch::x86_64::{
-        __m256i, _mm_cvtsi128_si32, _mm_extract_epi32, _mm256_add_epi16, _mm256_add_epi32,
-        _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_madd_epi16,
-        _mm256_max_epi16, _mm256_min_epi16, _mm256_mullo_epi16, _mm256_set1_epi16,
-        _mm256_setzero_si256, _mm256_storeu_si256, _mm256_sub_epi16,
-    };
+macro_rules! kernels {
+    (
+        $module:ident, $features:literal, $lanes:literal, $vec:ident,
+        $load:ident, $store:ident, $set1:ident, $zero:ident,
+        $add16:ident, $sub16:ident, $max16:ident, $min16:ident, $mullo16:ident,
+        $madd16:ident, $add32:ident
+    ) => {
+        mod $module {
+            use std::arch::x86_64::{
+                $add16, $add32, $load, $madd16, $max16, $min16, $mullo16, $set1, $store, $sub16,
+                $vec, $zero,
+            };
 
-    /// `out = prev + add − s1 (− s2 when TWO)`, 16 lanes at a time.
-    ///
-    /// # Safety
-    /// The CPU must support AVX2.
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn copy_update<const TWO: bool>(
-        out: &mut [i16; HIDDEN],
-        prev: &[i16; HIDDEN],
-        add: &[i16; HIDDEN],
-        s1: &[i16; HIDDEN],
-        s2: &[i16; HIDDEN],
-    ) {
-        for i in (0..HIDDEN).step_by(16) {
-            // SAFETY: `i + 16 <= HIDDEN` (a multiple of 16): every 32-byte
-            // unaligned load and the store stay inside their arrays, and
-            // `out` is a distinct `&mut`, so it aliases no input.
-            unsafe {
-                let at = |a: &[i16; HIDDEN]| a.as_ptr().add(i).cast::<__m256i>();
-                let mut v =
-                    _mm256_add_epi16(_mm256_loadu_si256(at(prev)), _mm256_loadu_si256(at(add)));
-                v = _mm256_sub_epi16(v, _mm256_loadu_si256(at(s1)));
-                if TWO {
-                    v = _mm256_sub_epi16(v, _mm256_loadu_si256(at(s2)));
+            use super::{HIDDEN, QA};
+
+            // The loops step a register at a time.
+            const _: () = assert!(HIDDEN.is_multiple_of($lanes));
+
+            /// `out = prev + add − s1 (− s2 when TWO)`, a register at a time.
+            ///
+            /// # Safety
+            /// The CPU must support the module's features.
+            #[target_feature(enable = $features)]
+            pub(super) unsafe fn copy_update<const TWO: bool>(
+                out: &mut [i16; HIDDEN],
+                prev: &[i16; HIDDEN],
+                add: &[i16; HIDDEN],
+                s1: &[i16; HIDDEN],
+                s2: &[i16; HIDDEN],
+            ) {
+                for i in (0..HIDDEN).step_by($lanes) {
+                    // SAFETY: `i + $lanes <= HIDDEN` (a multiple of it):
+                    // every unaligned load and the store stay inside their
+                    // arrays, and `out` is a distinct `&mut`, so it aliases
+                    // no input.
+                    unsafe {
+                        let at = |a: &[i16; HIDDEN]| a.as_ptr().add(i).cast::<$vec>();
+                        let mut v = $add16($load(at(prev)), $load(at(add)));
+                        v = $sub16(v, $load(at(s1)));
+                        if TWO {
+                            v = $sub16(v, $load(at(s2)));
+                        }
+                        $store(out.as_mut_ptr().add(i).cast::<$vec>(), v);
+                    }
                 }
-                _mm256_storeu_si256(out.as_mut_ptr().add(i).cast::<__m256i>(), v);
+            }
+
+            /// The output layer (the module documentation says why its
+            /// 32-bit lanes cannot overflow).
+            ///
+            /// # Safety
+            /// The CPU must support the module's features.
+            #[target_feature(enable = $features)]
+            pub(super) unsafe fn output_sum(
+                us: &[i16; HIDDEN],
+                them: &[i16; HIDDEN],
+                w: &[[i16; HIDDEN]; 2],
+            ) -> i64 {
+                let zero = $zero();
+                #[allow(clippy::cast_possible_truncation)]
+                let qa = $set1(QA as i16);
+                let mut total = $zero();
+                for (acc, weights) in [us, them].into_iter().zip(w) {
+                    for i in (0..HIDDEN).step_by($lanes) {
+                        // SAFETY: `i + $lanes <= HIDDEN` (a multiple of it),
+                        // so both unaligned loads stay inside the arrays.
+                        let (x, wt) = unsafe {
+                            (
+                                $load(acc.as_ptr().add(i).cast::<$vec>()),
+                                $load(weights.as_ptr().add(i).cast::<$vec>()),
+                            )
+                        };
+                        let c = $min16($max16(x, zero), qa);
+                        let cw = $mullo16(c, wt);
+                        total = $add32(total, $madd16(cw, c));
+                    }
+                }
+                let mut lanes = [0i32; $lanes / 2];
+                // SAFETY: `lanes` is one register wide, the store's width.
+                unsafe { $store(lanes.as_mut_ptr().cast::<$vec>(), total) };
+                // Each lane alone fits an `i32`; their sum is taken as `i64`.
+                lanes.into_iter().map(i64::from).sum()
             }
         }
-    }
-
-    use super::{HIDDEN, QA};
-
-    /// The AVX2 output layer (see the module documentation for why its
-    /// 32-bit lanes cannot overflow).
-    ///
-    /// # Safety
-    /// The CPU must support AVX2.
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn output_sum(
-        us: &[i16; HIDDEN],
-        them: &[i16; HIDDEN],
-        w: &[[i16; HIDDEN]; 2],
-    ) -> i64 {
-        let zero = _mm256_setzero_si256();
-        #[allow(clippy::cast_possible_truncation)]
-        let qa = _mm256_set1_epi16(QA as i16);
-        let mut total = _mm256_setzero_si256();
-        for (acc, weights) in [us, them].into_iter().zip(w) {
-            for i in (0..HIDDEN).step_by(16) {
-                // SAFETY: `i + 16 <= HIDDEN` (HIDDEN is a multiple of 16), so
-                // both 32-byte unaligned loads stay inside the arrays.
-                let (x, wt) = unsafe {
-                    (
-                        _mm256_loadu_si256(acc.as_ptr().add(i).cast::<__m256i>()),
-                        _mm256_loadu_si256(weights.as_ptr().add(i).cast::<__m256i>()),
-                    )
-                };
-                let c = _mm256_min_epi16(_mm256_max_epi16(x, zero), qa);
-                let cw = _mm256_mullo_epi16(c, wt);
-                total = _mm256_add_epi32(total, _mm256_madd_epi16(cw, c));
-            }
-        }
-        // Each lane alone fits an `i32`; two together might not.
-        let lo = _mm256_castsi256_si128(total);
-        let hi = _mm256_extracti128_si256::<1>(total);
-        [
-            _mm_cvtsi128_si32(lo),
-            _mm_extract_epi32::<1>(lo),
-            _mm_extract_epi32::<2>(lo),
-            _mm_extract_epi32::<3>(lo),
-            _mm_cvtsi128_si32(hi),
-            _mm_extract_epi32::<1>(hi),
-            _mm_extract_epi32::<2>(hi),
-            _mm_extract_epi32::<3>(hi),
-        ]
-        .into_iter()
-        .map(i64::from)
-        .sum()
-    }
+    };
 }
 
 #[cfg(target_arch = "x86_64")]
-mod avx512 {
-    use std::arch::x86_64::{
-        __m512i, _mm512_add_epi16, _mm512_add_epi32, _mm512_loadu_si512, _mm512_madd_epi16,
-        _mm512_max_epi16, _mm512_min_epi16, _mm512_mullo_epi16, _mm512_set1_epi16,
-        _mm512_setzero_si512, _mm512_storeu_si512, _mm512_sub_epi16,
-    };
+kernels!(
+    avx2,
+    "avx2",
+    16,
+    __m256i,
+    _mm256_loadu_si256,
+    _mm256_storeu_si256,
+    _mm256_set1_epi16,
+    _mm256_setzero_si256,
+    _mm256_add_epi16,
+    _mm256_sub_epi16,
+    _mm256_max_epi16,
+    _mm256_min_epi16,
+    _mm256_mullo_epi16,
+    _mm256_madd_epi16,
+    _mm256_add_epi32
+);
 
-    use super::{HIDDEN, QA};
-
-    // The loops step 32 lanes at a time.
-    const _: () = assert!(HIDDEN.is_multiple_of(32));
-
-    /// `out = prev + add − s1 (− s2 when TWO)`, 32 lanes at a time.
-    ///
-    /// # Safety
-    /// The CPU must support AVX-512 F and BW.
-    #[target_feature(enable = "avx512f,avx512bw")]
-    pub(super) unsafe fn copy_update<const TWO: bool>(
-        out: &mut [i16; HIDDEN],
-        prev: &[i16; HIDDEN],
-        add: &[i16; HIDDEN],
-        s1: &[i16; HIDDEN],
-        s2: &[i16; HIDDEN],
-    ) {
-        for i in (0..HIDDEN).step_by(32) {
-            // SAFETY: `i + 32 <= HIDDEN` (a multiple of 32): every 64-byte
-            // unaligned load and the store stay inside their arrays, and
-            // `out` is a distinct `&mut`, so it aliases no input.
-            unsafe {
-                let at = |a: &[i16; HIDDEN]| a.as_ptr().add(i).cast::<__m512i>();
-                let mut v =
-                    _mm512_add_epi16(_mm512_loadu_si512(at(prev)), _mm512_loadu_si512(at(add)));
-                v = _mm512_sub_epi16(v, _mm512_loadu_si512(at(s1)));
-                if TWO {
-                    v = _mm512_sub_epi16(v, _mm512_loadu_si512(at(s2)));
-                }
-                _mm512_storeu_si512(out.as_mut_ptr().add(i).cast::<__m512i>(), v);
-            }
-        }
-    }
-
-    /// The AVX-512 output layer: the AVX2 one on registers twice as wide
-    /// (the module documentation says why its lanes cannot overflow).
-    ///
-    /// # Safety
-    /// The CPU must support AVX-512 F and BW.
-    #[target_feature(enable = "avx512f,avx512bw")]
-    pub(super) unsafe fn output_sum(
-        us: &[i16; HIDDEN],
-        them: &[i16; HIDDEN],
-        w: &[[i16; HIDDEN]; 2],
-    ) -> i64 {
-        let zero = _mm512_setzero_si512();
-        #[allow(clippy::cast_possible_truncation)]
-        let qa = _mm512_set1_epi16(QA as i16);
-        let mut total = _mm512_setzero_si512();
-        for (acc, weights) in [us, them].into_iter().zip(w) {
-            for i in (0..HIDDEN).step_by(32) {
-                // SAFETY: `i + 32 <= HIDDEN` (HIDDEN is a multiple of 32), so
-                // both 64-byte unaligned loads stay inside the arrays.
-                let (x, wt) = unsafe {
-                    (
-                        _mm512_loadu_si512(acc.as_ptr().add(i).cast::<__m512i>()),
-                        _mm512_loadu_si512(weights.as_ptr().add(i).cast::<__m512i>()),
-                    )
-                };
-                let c = _mm512_min_epi16(_mm512_max_epi16(x, zero), qa);
-                let cw = _mm512_mullo_epi16(c, wt);
-                total = _mm512_add_epi32(total, _mm512_madd_epi16(cw, c));
-            }
-        }
-        let mut lanes = [0i32; 16];
-        // SAFETY: `lanes` is 64 bytes, the store's width.
-        unsafe { _mm512_storeu_si512(lanes.as_mut_ptr().cast::<__m512i>(), total) };
-        // Each lane alone fits an `i32`; their sum is taken as `i64`.
-        lanes.into_iter().map(i64::from).sum()
-    }
-}
+#[cfg(target_arch = "x86_64")]
+kernels!(
+    avx512,
+    "avx512f,avx512bw",
+    32,
+    __m512i,
+    _mm512_loadu_si512,
+    _mm512_storeu_si512,
+    _mm512_set1_epi16,
+    _mm512_setzero_si512,
+    _mm512_add_epi16,
+    _mm512_sub_epi16,
+    _mm512_max_epi16,
+    _mm512_min_epi16,
+    _mm512_mullo_epi16,
+    _mm512_madd_epi16,
+    _mm512_add_epi32
+);
