@@ -1092,7 +1092,18 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def stop_on_signals() -> None:
+    """Make SIGINT and SIGTERM stop a job the way Ctrl-C does (a tune
+    saves its state and says how to resume). A shell that starts a command
+    with `&` and no job control hands it SIGINT already ignored, and Python
+    then installs no handler, so a background tune could only be killed
+    without its last batches' state; this restores both signals."""
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, signal.default_int_handler)
+
+
 def main(argv: list[str] | None = None) -> int:
+    stop_on_signals()
     args = parser().parse_args(argv)
     if getattr(args, "option", []) is None and not getattr(args, "resume", None):
         args.option = ["hashsize=16", "usebook=false"]

@@ -153,13 +153,14 @@ def tune_args(cluster: list[str], fakes, state: Path, iterations: int, batch: in
     ]
 
 
-def start(args: list[str]) -> subprocess.Popen:
+def start(args: list[str], **popen) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, str(HERE / "run.py"), *args],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
+        **popen,
     )
 
 
@@ -396,8 +397,13 @@ def test_a_killed_worker_costs_at_most_its_batch(cluster, tmp_path):
 def test_an_interrupted_tune_resumes_from_its_state(cluster, tmp_path):
     state_path = tmp_path / "tune.json"
     # Slow enough pairs (half a second each, a tune of 12 s on two workers)
-    # that the interrupt comes before the end on a loaded machine too.
-    proc = start(tune_args(cluster, fakes(tmp_path, 0.5), state_path, 48, 4))
+    # that the interrupt comes before the end on a loaded machine too. The
+    # driver starts with SIGINT ignored, as a shell's `&` leaves it: it
+    # must still stop on one.
+    proc = start(
+        tune_args(cluster, fakes(tmp_path, 0.5), state_path, 48, 4),
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
         if state_path.exists() and len(json.loads(state_path.read_text())["history"]) >= 4:
