@@ -1,7 +1,8 @@
 //! The searched position as the search changes it: every move made and
-//! taken back here keeps the network's accumulators in step, the static
-//! evaluation comes through the thread's cache, and a move's key for the
-//! continuation histories is read off the position.
+//! taken back here keeps the network's accumulators in step (and asks
+//! memory ahead for the child's table bucket and cached evaluation), the
+//! static evaluation comes through the thread's cache, and a move's key
+//! for the continuation histories is read off the position.
 
 use board::Move;
 
