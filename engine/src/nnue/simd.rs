@@ -29,7 +29,7 @@ const _: () = assert!((2 * HIDDEN / 8) as i64 * 8_258_175 <= i32::MAX as i64);
 /// Which implementation runs the SIMD kernels: the engine's output layer
 /// here, and the trainer's kernels (`train/src/kernels.rs`), which share
 /// this choice.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Backend {
     /// Portable Rust (the compiler may still vectorise it with SSE2).
     Scalar,
@@ -41,36 +41,40 @@ pub enum Backend {
 }
 
 impl Backend {
-    /// Every backend, slowest first: tests compare each available one with
-    /// the scalar one.
+    /// Every backend, slowest first (their order): tests compare each
+    /// available one with the scalar one.
     pub const ALL: [Backend; 3] = [Backend::Scalar, Backend::Avx2, Backend::Avx512];
 
-    /// The fastest backend this CPU supports.
+    /// The fastest backend this CPU supports, asked of the CPU once per
+    /// process.
     pub fn detect() -> Backend {
-        Backend::ALL
-            .into_iter()
-            .rev()
-            .find(|b| b.available())
-            .unwrap_or(Backend::Scalar)
+        static BEST: std::sync::OnceLock<Backend> = std::sync::OnceLock::new();
+        *BEST.get_or_init(Backend::probe)
     }
 
-    /// Whether this CPU can run the backend.
+    /// Whether this CPU can run the backend: each backend needs what the
+    /// slower ones need and more (the 512-bit one runs AVX2 code too, the
+    /// trainer's), so it is one comparison with [`Backend::detect`], which
+    /// the kernels' dispatch asks on every call.
+    #[inline]
     pub fn available(self) -> bool {
-        match self {
-            Backend::Scalar => true,
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
-            // The 512-bit kernels use AVX2's too (the trainer's), so the
-            // backend asks for both.
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 => {
-                std::arch::is_x86_feature_detected!("avx2")
-                    && std::arch::is_x86_feature_detected!("avx512f")
-                    && std::arch::is_x86_feature_detected!("avx512bw")
+        self <= Backend::detect()
+    }
+
+    /// The CPU's features, read.
+    fn probe() -> Backend {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            if has!("avx2") {
+                return if has!("avx512f") && has!("avx512bw") {
+                    Backend::Avx512
+                } else {
+                    Backend::Avx2
+                };
             }
-            #[cfg(not(target_arch = "x86_64"))]
-            Backend::Avx2 | Backend::Avx512 => false,
         }
+        Backend::Scalar
     }
 }
 
