@@ -493,7 +493,7 @@ impl TranspositionTable {
     /// A hint only: no result, no effect on what any probe returns.
     #[inline]
     pub(crate) fn prefetch(&self, key: u64) {
-        memory::prefetch(&self.buckets[(key & self.mask) as usize]);
+        memory::prefetch(self.bucket(key));
     }
 
     /// [`TranspositionTable::probe`] of a two-slot bucket (two-tier and
@@ -501,13 +501,20 @@ impl TranspositionTable {
     /// take.
     #[inline]
     pub(crate) fn probe_two_tier(&self, key: u64, ply: usize) -> TtHit {
-        let bucket = &self.buckets[(key & self.mask) as usize].0;
+        let bucket = &self.bucket(key).0;
         TtHit {
             entries: [
                 bucket[0].read(key).map(|d| decode(d, ply)),
                 bucket[1].read(key).map(|d| decode(d, ply)),
             ],
         }
+    }
+
+    /// The bucket `key` indexes (the two-slot policies' pair, and what a
+    /// prefetch fetches).
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        &self.buckets[(key & self.mask) as usize]
     }
 
     /// The one slot of `key` for the one-entry policies: each of a

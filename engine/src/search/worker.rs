@@ -65,7 +65,7 @@ impl EvalCache {
     /// The cached score of `key`.
     #[inline]
     pub(super) fn get(&self, key: u64) -> Option<i32> {
-        let (k, v) = self.entries[(key as usize) & (EVAL_CACHE_SIZE - 1)];
+        let (k, v) = self.entries[EvalCache::index(key)];
         (k == key && v != i32::MIN).then_some(v)
     }
 
@@ -75,12 +75,18 @@ impl EvalCache {
     /// the evaluation's own time in the datagen profile.
     #[inline]
     pub(super) fn prefetch(&self, key: u64) {
-        crate::tt::prefetch(&self.entries[(key as usize) & (EVAL_CACHE_SIZE - 1)]);
+        crate::tt::prefetch(&self.entries[EvalCache::index(key)]);
     }
 
     #[inline]
     pub(super) fn put(&mut self, key: u64, score: i32) {
-        self.entries[(key as usize) & (EVAL_CACHE_SIZE - 1)] = (key, score);
+        self.entries[EvalCache::index(key)] = (key, score);
+    }
+
+    /// The entry `key` maps to: its low bits.
+    #[inline]
+    fn index(key: u64) -> usize {
+        (key as usize) & (EVAL_CACHE_SIZE - 1)
     }
 }
 

@@ -125,18 +125,12 @@ impl TranspositionTable {
         self.store_entry_two_tier(&new);
     }
 
-    /// The two slots of `key`'s bucket.
-    #[inline]
-    fn pair(&self, key: u64) -> &[Slot; 2] {
-        &self.buckets[(key & self.mask) as usize].0
-    }
-
     /// The two-tier store rule (module docs): tier 1 to a result at least
     /// as deep or to any result over an older search's entry, which then
     /// spills into tier 2; everything else into tier 2.
     #[inline]
     fn store_entry_two_tier(&self, new: &NewEntry) {
-        let slots = self.pair(new.key);
+        let slots = &self.bucket(new.key).0;
         let (k1, d1) = slots[0].raw();
         let empty = bound_bits(d1) == 0;
         let takes_tier1 = empty || new.depth >= depth_of(d1) || gen_of(d1) != new.generation;
@@ -146,7 +140,7 @@ impl TranspositionTable {
     /// Two tiers whose tier 1 ages gradually: an older entry keeps tier 1
     /// against results shallower than its depth less its age's worth.
     fn store_two_tier_aged(&self, new: &NewEntry) {
-        let slots = self.pair(new.key);
+        let slots = &self.bucket(new.key).0;
         let (k1, d1) = slots[0].raw();
         let takes_tier1 = i32::from(new.depth) >= new.worth(d1);
         self.place_two_tier(slots, new, takes_tier1, (k1, d1));
@@ -171,7 +165,7 @@ impl TranspositionTable {
     /// new result is much shallower, of this search and not exact);
     /// otherwise the slot worth least is the victim.
     fn store_bucket(&self, new: &NewEntry) {
-        let slots = self.pair(new.key);
+        let slots = &self.bucket(new.key).0;
         let raw = [slots[0].raw(), slots[1].raw()];
         if let Some(i) = raw
             .iter()
