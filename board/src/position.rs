@@ -363,6 +363,13 @@ impl Position {
         key
     }
 
+    /// The key [`Position::make_null_move`] would give: the other side to
+    /// move, nothing moved.
+    #[inline]
+    pub fn key_after_null(&self) -> u64 {
+        self.state.key ^ zobrist::SIDE_KEY
+    }
+
     /// The current ply's state.
     #[inline]
     pub fn state(&self) -> &State {
@@ -707,8 +714,8 @@ impl Position {
     #[inline]
     fn pass(&mut self) {
         self.history.push(self.state);
+        self.state.key = self.key_after_null();
         self.side = !self.side;
-        self.state.key ^= zobrist::SIDE_KEY;
         self.state.last_move = None;
         self.state.captured = None;
         self.state.in_check = false;

@@ -47,8 +47,7 @@ impl<M: Mode> Search<'_, M> {
     /// Passes the move (null-move pruning).
     #[inline]
     pub(super) fn make_null(&mut self) {
-        self.tt
-            .prefetch(self.pos.key() ^ board::Position::side_key());
+        self.tt.prefetch(self.pos.key_after_null());
         if self.net.is_some() {
             self.acc.push_null();
         }
