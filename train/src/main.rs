@@ -100,9 +100,10 @@ struct TrainArgs {
     #[arg(long)]
     scalar: bool,
     /// The network architecture, by name or by its file format version:
-    /// squares (format 3: every square for every piece, one output;
-    /// `docs/nnue.md` §1).
-    #[arg(long, value_name = "squares", default_value = "squares")]
+    /// squares (format 3: every square for every piece, one output) or
+    /// squares-majors (format 5: the same inputs, 16 outputs chosen by
+    /// each side's chariots and horses and cannons); `docs/nnue.md` §1.
+    #[arg(long, value_name = "ARCH", default_value = "squares")]
     arch: Arch,
 }
 

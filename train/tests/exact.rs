@@ -230,7 +230,7 @@ fn start(arch: Arch) -> (FloatNetwork, usize) {
     // The own advisor on a0, where no advisor stands.
     let a0 = Square::from_index(0).expect("a0");
     let untouched = match arch {
-        Arch::Squares => arch.index(
+        Arch::Squares | Arch::SquaresByMajors => arch.index(
             Color::Red,
             0,
             Piece::new(Color::Red, PieceKind::Advisor),

@@ -12,16 +12,20 @@
 //!
 //! An [`Arch`] is named by what it encodes; the network file names it by
 //! its format version ([`Arch::version`], [`Arch::from_version`]), and
-//! everything that turns pieces into rows asks it. The one this build has:
+//! everything that turns pieces into rows asks it. This build has:
 //!
 //! - [`Arch::Squares`] ([`squares`], format 3): every square for every
 //!   piece, `2 × 7 × 90 = 1260` inputs per king bucket, one king bucket,
 //!   one output layer, a hidden layer of [`HIDDEN`].
+//! - [`Arch::SquaresByMajors`] ([`majors`], format 5): the same inputs and
+//!   hidden layer, and 16 output layers, one chosen per position by each
+//!   side's chariots and horses and cannons.
 //!
 //! What the own general decides about a perspective's rows is its king
 //! bucket ([`Arch::king_bucket`]): when a general's move changes it, every
 //! row of that side changes and the accumulator refreshes that side.
 
+pub mod majors;
 pub mod squares;
 
 use std::fmt;
@@ -52,16 +56,21 @@ pub enum Arch {
     /// Every square for every piece, by king bucket ([`squares`]), one
     /// output layer. File format 3.
     Squares,
+    /// The inputs of [`Arch::Squares`] and [`majors::BUCKETS`] output
+    /// layers chosen by the major pieces on the board ([`majors`]). File
+    /// format 5.
+    SquaresByMajors,
 }
 
 impl Arch {
     /// Every architecture this build reads and trains.
-    pub const ALL: [Arch; 1] = [Arch::Squares];
+    pub const ALL: [Arch; 2] = [Arch::Squares, Arch::SquaresByMajors];
 
     /// The format version of its network files.
     pub const fn version(self) -> u32 {
         match self {
             Arch::Squares => 3,
+            Arch::SquaresByMajors => 5,
         }
     }
 
@@ -69,6 +78,7 @@ impl Arch {
     pub const fn from_version(version: u32) -> Option<Arch> {
         match version {
             3 => Some(Arch::Squares),
+            5 => Some(Arch::SquaresByMajors),
             _ => None,
         }
     }
@@ -77,13 +87,14 @@ impl Arch {
     pub const fn name(self) -> &'static str {
         match self {
             Arch::Squares => "squares",
+            Arch::SquaresByMajors => "squares-majors",
         }
     }
 
     /// First-layer rows (inputs, all king buckets together).
     pub const fn inputs(self) -> usize {
         match self {
-            Arch::Squares => squares::TOTAL_INPUTS,
+            Arch::Squares | Arch::SquaresByMajors => squares::TOTAL_INPUTS,
         }
     }
 
@@ -91,6 +102,7 @@ impl Arch {
     pub const fn output_buckets(self) -> usize {
         match self {
             Arch::Squares => 1,
+            Arch::SquaresByMajors => majors::BUCKETS,
         }
     }
 
@@ -98,7 +110,9 @@ impl Arch {
     #[inline]
     pub fn king_bucket(self, perspective: Color, own_king: Square) -> usize {
         match self {
-            Arch::Squares => usize::from(squares::bucket(perspective, own_king)),
+            Arch::Squares | Arch::SquaresByMajors => {
+                usize::from(squares::bucket(perspective, own_king))
+            }
         }
     }
 
@@ -107,7 +121,9 @@ impl Arch {
     #[inline]
     pub fn index(self, perspective: Color, king_bucket: usize, piece: Piece, sq: Square) -> usize {
         match self {
-            Arch::Squares => squares::index(perspective, king_bucket, piece, sq),
+            Arch::Squares | Arch::SquaresByMajors => {
+                squares::index(perspective, king_bucket, piece, sq)
+            }
         }
     }
 
@@ -144,16 +160,16 @@ impl Arch {
     /// gives for the mirrored position.
     pub fn mirror_into<'a>(self, rows: &[u16], out: &'a mut [u16; MAX_ACTIVE]) -> &'a [u16] {
         match self {
-            Arch::Squares => squares::mirror_into(rows, out),
+            Arch::Squares | Arch::SquaresByMajors => squares::mirror_into(rows, out),
         }
     }
 
     /// The output layer that scores `pos`.
     #[inline]
     pub fn output_bucket(self, pos: &Position) -> usize {
-        let _ = pos;
         match self {
             Arch::Squares => 0,
+            Arch::SquaresByMajors => majors::bucket(pos),
         }
     }
 }
@@ -244,8 +260,10 @@ mod tests {
         }
         assert_eq!("Squares".parse::<Arch>(), Ok(Arch::Squares));
         assert_eq!(Arch::Squares.version(), 3);
+        assert_eq!("squares-majors".parse::<Arch>(), Ok(Arch::SquaresByMajors));
+        assert_eq!("v5".parse::<Arch>(), Ok(Arch::SquaresByMajors));
         // The 256-wide formats are not this build's, nor the removed 4.
-        for gone in ["v1", "v2", "v4", "4", "v5", "", "half_board"] {
+        for gone in ["v1", "v2", "v4", "4", "v6", "", "half_board"] {
             assert!(gone.parse::<Arch>().is_err(), "{gone}");
         }
         assert!(
@@ -254,9 +272,13 @@ mod tests {
         );
         assert_eq!(
             "v9".parse::<Arch>(),
-            Err("unknown network architecture 'v9': this build trains squares (format 3)".into())
+            Err(
+                "unknown network architecture 'v9': this build trains squares (format 3), \
+                 squares-majors (format 5)"
+                    .into()
+            )
         );
-        for version in [0, 1, 2, 4, 5] {
+        for version in [0, 1, 2, 4, 6] {
             assert_eq!(Arch::from_version(version), None);
         }
     }

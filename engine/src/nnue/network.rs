@@ -21,7 +21,8 @@
 //! Payload: the first layer's weights as `i16[inputs][HIDDEN]` (row =
 //! input), its biases `i16[HIDDEN]`, the output weights
 //! `i16[output buckets][2][HIDDEN]` (side to move's half first), the output
-//! biases `i32[output buckets]`. Format 3 has one output bucket. The
+//! biases `i32[output buckets]`. Format 3 has one output bucket, format 5
+//! sixteen ([`super::features::majors`]); the version says which. The
 //! 256-wide formats 1 and 2 had the same layout; this build refuses them,
 //! and format 4, by their version.
 //!
@@ -34,7 +35,7 @@
 use std::fmt;
 use std::path::Path;
 
-use super::features::{Arch, HIDDEN, squares};
+use super::features::{Arch, HIDDEN, majors, squares};
 
 /// The file's first 8 bytes.
 pub const MAGIC: [u8; 8] = *b"CHNNUE\r\n";
@@ -391,7 +392,7 @@ impl Network {
         // The constants are small; the casts cannot truncate.
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
         let (inputs, buckets) = match arch {
-            Arch::Squares => (
+            Arch::Squares | Arch::SquaresByMajors => (
                 ("inputs", squares::INPUTS as u32),
                 ("king buckets", squares::BUCKETS as u32),
             ),
@@ -455,6 +456,12 @@ impl Network {
                 "({}x{} -> {HIDDEN})x2 -> 1",
                 squares::BUCKETS,
                 squares::INPUTS
+            ),
+            Arch::SquaresByMajors => format!(
+                "({}x{} -> {HIDDEN})x2 -> 1 of {} by majors",
+                squares::BUCKETS,
+                squares::INPUTS,
+                majors::BUCKETS
             ),
         };
         format!(

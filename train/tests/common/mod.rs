@@ -23,8 +23,20 @@ pub fn material(pos: &Position) -> i32 {
     side(pos.side_to_move()) - side(!pos.side_to_move())
 }
 
-/// `n` positions from random legal games, labelled with their material
-/// balance (and its sign as the "result"), encoded for `arch`. A capture
+/// Where [`synthetic`]'s games start, in turn: the start position, the
+/// start with one chariot a side, with none, and with the chariots and one
+/// horse a side only, so that every output bucket of `squares-majors` (by
+/// chariots, horses and cannons) gets samples.
+const STARTS: [&str; 4] = [
+    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+    "rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABNR w - - 0 1",
+    "1nbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABN1 w - - 0 1",
+    "rnbakab1r/9/9/p1p1p1p1p/9/9/P1P1P1P1P/9/9/RNBAKAB1R w - - 0 1",
+];
+
+/// `n` positions from random legal games from [`STARTS`], labelled with
+/// their material balance (and its sign as the "result"), encoded for
+/// `arch`. A capture
 /// is played a quarter of the time when there is one, so that the games
 /// reach the endings as well as the openings. With `Some(plies)`, games last
 /// at most that many plies and the positions of one game share a group;
@@ -39,13 +51,15 @@ pub fn synthetic(
     let mut rng = Pcg64Mcg::new(u128::from(seed) | 1);
     let mut data = Dataset::new(arch);
     let mut positions = Vec::new();
-    let mut pos = Position::startpos();
+    let start =
+        |game: u32| Position::from_fen(STARTS[game as usize % STARTS.len()]).expect("legal");
     let mut game = 0u32;
+    let mut pos = start(game);
     while positions.len() < n {
         let moves = pos.legal_moves();
         if moves.is_empty() || pos.game_ply() > game_plies.map_or(150, |p| p as usize) {
-            pos = Position::startpos();
             game += 1;
+            pos = start(game);
             continue;
         }
         let captures: Vec<_> = moves
