@@ -334,7 +334,7 @@ fn unknown_versions_and_architectures_are_refused_by_name() {
         assert!(!run.status.success(), "version {version} accepted");
         assert!(
             err.contains(&format!(
-                "network format version {version}, this build reads versions 3 and 5"
+                "network format version {version}, this build reads versions 3, 5 and 6"
             )) && err.contains(why),
             "{err}"
         );

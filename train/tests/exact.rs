@@ -229,14 +229,12 @@ fn start(arch: Arch) -> (FloatNetwork, usize) {
     }
     // The own advisor on a0, where no advisor stands.
     let a0 = Square::from_index(0).expect("a0");
-    let untouched = match arch {
-        Arch::Squares | Arch::SquaresByMajors => arch.index(
-            Color::Red,
-            0,
-            Piece::new(Color::Red, PieceKind::Advisor),
-            a0,
-        ),
-    };
+    let untouched = arch.index(
+        Color::Red,
+        0,
+        Piece::new(Color::Red, PieceKind::Advisor),
+        a0,
+    );
     net.ft[untouched][3] = 2.5;
     (net, untouched)
 }

@@ -5,15 +5,16 @@
 //! most three features per perspective (the mover leaves a square, arrives
 //! on another, a captured piece disappears), so [`Accumulator::apply_move`]
 //! costs a few row additions where [`Accumulator::refresh`] costs one per
-//! piece. A perspective whose general's move changes its king bucket
-//! ([`features::Arch::king_bucket`]) is refreshed instead, because every
-//! one of its rows changes.
+//! piece. A perspective whose input bucket the move changes
+//! ([`features::Arch::bucket_changed`]: a general's move to another king
+//! bucket, a capture of a side's last attacking piece of a group) is
+//! refreshed instead, because every one of its rows changes.
 //!
 //! The search will keep one accumulator per ply: [`Accumulator::update_from`]
 //! writes the next ply's from the previous one in a single pass, and unmake
 //! is a pop. The type is 2 KiB of plain data, 64-byte aligned for SIMD.
 
-use board::{Color, Move, Piece, PieceKind, Position, Square};
+use board::{Color, Move, Piece, Position, Square};
 
 use super::features::{self, HIDDEN};
 use super::network::Network;
@@ -71,39 +72,24 @@ impl Accumulator {
         }
     }
 
-    /// Adds `piece` on `sq` to one perspective whose general gives it
-    /// king bucket `king_bucket`.
+    /// Adds `piece` on `sq` to one perspective in input bucket `bucket`.
     #[inline]
-    pub fn add(
-        &mut self,
-        net: &Network,
-        persp: Color,
-        king_bucket: usize,
-        piece: Piece,
-        sq: Square,
-    ) {
-        let row = net.arch().index(persp, king_bucket, piece, sq);
+    pub fn add(&mut self, net: &Network, persp: Color, bucket: usize, piece: Piece, sq: Square) {
+        let row = net.arch().index(persp, bucket, piece, sq);
         simd::add_row(&mut self.values[persp.index()], net.ft_row(row));
     }
 
     /// Removes `piece` from `sq` in one perspective (see [`Accumulator::add`]).
     #[inline]
-    pub fn remove(
-        &mut self,
-        net: &Network,
-        persp: Color,
-        king_bucket: usize,
-        piece: Piece,
-        sq: Square,
-    ) {
-        let row = net.arch().index(persp, king_bucket, piece, sq);
+    pub fn remove(&mut self, net: &Network, persp: Color, bucket: usize, piece: Piece, sq: Square) {
+        let row = net.arch().index(persp, bucket, piece, sq);
         simd::sub_row(&mut self.values[persp.index()], net.ft_row(row));
     }
 
     /// Brings an accumulator of the position before the last move up to
     /// `pos`, the position after it (its [`board::State`] names the move and
-    /// the captured piece). A perspective whose general's move changed its
-    /// king bucket is refreshed; a null move or a position without a last move
+    /// the captured piece). A perspective whose input bucket the move
+    /// changed is refreshed; a null move or a position without a last move
     /// changes nothing.
     pub fn apply_move(&mut self, net: &Network, pos: &Position) {
         let state = pos.state();
@@ -116,11 +102,11 @@ impl Accumulator {
         };
         let arch = net.arch();
         for persp in Color::ALL {
-            let kb = arch.king_bucket(persp, pos.king_square(persp));
-            if moved == Piece::new(persp, PieceKind::King) && arch.king_bucket(persp, from) != kb {
+            if arch.bucket_changed(persp, (moved, m, state.captured), pos) {
                 self.refresh_side(net, pos, persp);
                 continue;
             }
+            let kb = arch.input_bucket(persp, pos);
             self.remove(net, persp, kb, moved, from);
             self.add(net, persp, kb, moved, to);
             if let Some(captured) = state.captured {
@@ -132,8 +118,8 @@ impl Accumulator {
     /// The accumulator of `pos` computed from `prev`, the accumulator of the
     /// position before `pos`'s last move, in one pass per perspective
     /// (the search's copy-and-update; [`Accumulator::apply_move`] is the
-    /// in-place twin). Refreshes a perspective whose general's move
-    /// changed its king bucket; a null move or no last move copies `prev`.
+    /// in-place twin). Refreshes a perspective whose input bucket the move
+    /// changed; a null move or no last move copies `prev`.
     pub fn update_from(
         &mut self,
         prev: &Accumulator,
@@ -150,28 +136,27 @@ impl Accumulator {
             return;
         };
         let arch = net.arch();
+        let change = (moved, m, state.captured);
         for persp in Color::ALL {
-            let kb = arch.king_bucket(persp, pos.king_square(persp));
-            if moved == Piece::new(persp, PieceKind::King)
-                && arch.king_bucket(persp, m.from()) != kb
-            {
+            if arch.bucket_changed(persp, change, pos) {
                 self.refresh_side(net, pos, persp);
                 continue;
             }
-            self.update_side(prev, net, persp, kb, (moved, m, state.captured), backend);
+            let bucket = arch.input_bucket(persp, pos);
+            self.update_side(prev, net, persp, bucket, change, backend);
         }
     }
 
     /// Makes this accumulator the one of `prev` after `delta` (a null move
-    /// copies), both perspectives in the king buckets `king_buckets`: the
-    /// caller vouches that the move changed neither side's king bucket (a
-    /// general that changes it needs a refresh from its position). One
-    /// fused pass a perspective.
+    /// copies), both perspectives in the input buckets `buckets`: the
+    /// caller vouches that the move changed neither side's input bucket (a
+    /// move that changes one needs a refresh of that side from its
+    /// position). One fused pass a perspective.
     pub fn update_by(
         &mut self,
         prev: &Accumulator,
         net: &Network,
-        king_buckets: [usize; 2],
+        buckets: [usize; 2],
         delta: Delta,
         backend: Backend,
     ) {
@@ -180,19 +165,12 @@ impl Accumulator {
             return;
         };
         for persp in Color::ALL {
-            self.update_side(
-                prev,
-                net,
-                persp,
-                king_buckets[persp.index()],
-                change,
-                backend,
-            );
+            self.update_side(prev, net, persp, buckets[persp.index()], change, backend);
         }
     }
 
     /// `persp`'s half of a copy-and-update by one move, `(moved, m,
-    /// captured)`, in king bucket `kb`.
+    /// captured)`, in input bucket `kb`.
     #[inline]
     fn update_side(
         &mut self,

@@ -20,11 +20,16 @@
 //! - [`Arch::SquaresByMajors`] ([`majors`], format 5): the same inputs and
 //!   hidden layer, and 16 output layers, one chosen per position by each
 //!   side's chariots and horses and cannons.
+//! - [`Arch::SquaresByAttack`] ([`attack`], format 6): the squares rows
+//!   once per attack bucket (whether the perspective's side still has a
+//!   chariot, and a horse or cannon), four in all, and one output layer.
 //!
-//! What the own general decides about a perspective's rows is its king
-//! bucket ([`Arch::king_bucket`]): when a general's move changes it, every
-//! row of that side changes and the accumulator refreshes that side.
+//! A perspective's rows all lie in one input bucket ([`Arch::input_bucket`]):
+//! its general's king bucket in formats 3 and 5 (one, so far), its attack
+//! bucket in format 6. A move that changes it ([`Arch::bucket_changed`])
+//! changes every row of that side, and the accumulator refreshes that side.
 
+pub mod attack;
 pub mod majors;
 pub mod squares;
 
@@ -32,7 +37,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use arrayvec::ArrayVec;
-use board::{Color, Piece, PieceKind, Position, Square};
+use board::{Color, Move, Piece, PieceKind, Position, Square};
 
 /// Width of the hidden layer (the accumulator), per perspective. A multiple
 /// of 16 so that the AVX2 path works on whole 256-bit registers; 512 once
@@ -43,7 +48,7 @@ pub const HIDDEN: usize = 512;
 pub const MAX_ACTIVE: usize = 32;
 
 /// The most first-layer rows any architecture has.
-pub const MAX_INPUTS: usize = squares::TOTAL_INPUTS;
+pub const MAX_INPUTS: usize = attack::TOTAL_INPUTS;
 
 // The active rows of a sample are stored as `u16`.
 const _: () = assert!(MAX_INPUTS < 1 << 16);
@@ -60,17 +65,22 @@ pub enum Arch {
     /// layers chosen by the major pieces on the board ([`majors`]). File
     /// format 5.
     SquaresByMajors,
+    /// The rows of [`Arch::Squares`] once per [`attack::BUCKETS`] input
+    /// buckets, chosen by each side's attacking material ([`attack`]), one
+    /// output layer. File format 6.
+    SquaresByAttack,
 }
 
 impl Arch {
     /// Every architecture this build reads and trains.
-    pub const ALL: [Arch; 2] = [Arch::Squares, Arch::SquaresByMajors];
+    pub const ALL: [Arch; 3] = [Arch::Squares, Arch::SquaresByMajors, Arch::SquaresByAttack];
 
     /// The format version of its network files.
     pub const fn version(self) -> u32 {
         match self {
             Arch::Squares => 3,
             Arch::SquaresByMajors => 5,
+            Arch::SquaresByAttack => 6,
         }
     }
 
@@ -79,6 +89,7 @@ impl Arch {
         match version {
             3 => Some(Arch::Squares),
             5 => Some(Arch::SquaresByMajors),
+            6 => Some(Arch::SquaresByAttack),
             _ => None,
         }
     }
@@ -88,42 +99,76 @@ impl Arch {
         match self {
             Arch::Squares => "squares",
             Arch::SquaresByMajors => "squares-majors",
+            Arch::SquaresByAttack => "squares-attack",
         }
     }
 
-    /// First-layer rows (inputs, all king buckets together).
-    pub const fn inputs(self) -> usize {
+    /// Input buckets: the blocks of rows a perspective's rows all lie in.
+    pub const fn input_buckets(self) -> usize {
         match self {
-            Arch::Squares | Arch::SquaresByMajors => squares::TOTAL_INPUTS,
+            Arch::Squares | Arch::SquaresByMajors => squares::BUCKETS,
+            Arch::SquaresByAttack => attack::BUCKETS,
         }
+    }
+
+    /// First-layer rows (inputs, all input buckets together).
+    pub const fn inputs(self) -> usize {
+        self.input_buckets() * squares::INPUTS
     }
 
     /// Output layers (one per output bucket).
     pub const fn output_buckets(self) -> usize {
         match self {
-            Arch::Squares => 1,
+            Arch::Squares | Arch::SquaresByAttack => 1,
             Arch::SquaresByMajors => majors::BUCKETS,
         }
     }
 
-    /// The king bucket of `perspective` whose general stands on `own_king`.
+    /// The input bucket of `perspective` in `pos`.
     #[inline]
-    pub fn king_bucket(self, perspective: Color, own_king: Square) -> usize {
+    pub fn input_bucket(self, perspective: Color, pos: &Position) -> usize {
         match self {
             Arch::Squares | Arch::SquaresByMajors => {
-                usize::from(squares::bucket(perspective, own_king))
+                usize::from(squares::bucket(perspective, pos.king_square(perspective)))
             }
+            Arch::SquaresByAttack => attack::bucket(perspective, pos),
         }
     }
 
-    /// The input row of `piece` on `sq` for `perspective` whose general
-    /// gives it king bucket `king_bucket` ([`Arch::king_bucket`]).
+    /// Whether `change`, a move `(moved, m, captured)` on the line of play
+    /// to `pos` (its last move or an earlier one), left `perspective` in
+    /// another input bucket than the one it had before that move, where
+    /// `pos` is a position whose bucket none of the moves after `change`
+    /// changed: then every row of that side changed and the side needs a
+    /// refresh. A king bucket changes when the own general moves from a
+    /// square of another bucket than its present one (it may have gone
+    /// there and back: a refresh is still right); an attack bucket when a
+    /// capture took the side's last piece of a group.
     #[inline]
-    pub fn index(self, perspective: Color, king_bucket: usize, piece: Piece, sq: Square) -> usize {
+    pub fn bucket_changed(
+        self,
+        perspective: Color,
+        (moved, m, captured): (Piece, Move, Option<Piece>),
+        pos: &Position,
+    ) -> bool {
         match self {
             Arch::Squares | Arch::SquaresByMajors => {
-                squares::index(perspective, king_bucket, piece, sq)
+                squares::BUCKETS > 1
+                    && moved == Piece::new(perspective, PieceKind::King)
+                    && squares::bucket(perspective, m.from())
+                        != squares::bucket(perspective, pos.king_square(perspective))
             }
+            Arch::SquaresByAttack => attack::changed(perspective, captured, pos),
+        }
+    }
+
+    /// The input row of `piece` on `sq` for `perspective` in input bucket
+    /// `bucket` ([`Arch::input_bucket`]).
+    #[inline]
+    pub fn index(self, perspective: Color, bucket: usize, piece: Piece, sq: Square) -> usize {
+        match self {
+            Arch::Squares | Arch::SquaresByMajors => squares::index(perspective, bucket, piece, sq),
+            Arch::SquaresByAttack => attack::index(perspective, bucket, piece, sq),
         }
     }
 
@@ -136,11 +181,16 @@ impl Arch {
         perspective: Color,
         pieces: impl Iterator<Item = (Piece, Square)> + Clone,
     ) -> ArrayVec<u16, MAX_ACTIVE> {
-        let king = Piece::new(perspective, PieceKind::King);
-        let bucket = pieces
-            .clone()
-            .find(|&(p, _)| p == king)
-            .map_or(0, |(_, sq)| self.king_bucket(perspective, sq));
+        let bucket = match self {
+            Arch::Squares | Arch::SquaresByMajors => {
+                let king = Piece::new(perspective, PieceKind::King);
+                pieces
+                    .clone()
+                    .find(|&(p, _)| p == king)
+                    .map_or(0, |(_, sq)| usize::from(squares::bucket(perspective, sq)))
+            }
+            Arch::SquaresByAttack => attack::bucket_in(perspective, pieces.clone()),
+        };
         let mut out = ArrayVec::new();
         for (p, sq) in pieces {
             let row = self.index(perspective, bucket, p, sq);
@@ -161,6 +211,7 @@ impl Arch {
     pub fn mirror_into<'a>(self, rows: &[u16], out: &'a mut [u16; MAX_ACTIVE]) -> &'a [u16] {
         match self {
             Arch::Squares | Arch::SquaresByMajors => squares::mirror_into(rows, out),
+            Arch::SquaresByAttack => attack::mirror_into(rows, out),
         }
     }
 
@@ -168,7 +219,7 @@ impl Arch {
     #[inline]
     pub fn output_bucket(self, pos: &Position) -> usize {
         match self {
-            Arch::Squares => 0,
+            Arch::Squares | Arch::SquaresByAttack => 0,
             Arch::SquaresByMajors => majors::bucket(pos),
         }
     }
@@ -263,7 +314,7 @@ mod tests {
         assert_eq!("squares-majors".parse::<Arch>(), Ok(Arch::SquaresByMajors));
         assert_eq!("v5".parse::<Arch>(), Ok(Arch::SquaresByMajors));
         // The 256-wide formats are not this build's, nor the removed 4.
-        for gone in ["v1", "v2", "v4", "4", "v6", "", "half_board"] {
+        for gone in ["v1", "v2", "v4", "4", "v7", "", "half_board"] {
             assert!(gone.parse::<Arch>().is_err(), "{gone}");
         }
         assert!(
@@ -274,11 +325,11 @@ mod tests {
             "v9".parse::<Arch>(),
             Err(
                 "unknown network architecture 'v9': this build trains squares (format 3), \
-                 squares-majors (format 5)"
+                 squares-majors (format 5), squares-attack (format 6)"
                     .into()
             )
         );
-        for version in [0, 1, 2, 4, 6] {
+        for version in [0, 1, 2, 4, 7] {
             assert_eq!(Arch::from_version(version), None);
         }
     }

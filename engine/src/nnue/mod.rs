@@ -7,7 +7,7 @@
 //! - [`features`]: the architectures ([`features::Arch`], named by what
 //!   they encode, each with its file format version) — the input
 //!   encoding (piece kind × relative colour × perspective-relative
-//!   square, every square per king bucket) and the output buckets — and
+//!   square, every square per input bucket) and the output buckets — and
 //!   the constants they share.
 //! - [`network`]: the quantised weights, the network file (header,
 //!   payload, checksum) and its validating loader.

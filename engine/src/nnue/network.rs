@@ -8,7 +8,7 @@
 //! | 0 | 8 | magic `CHNNUE\r\n` |
 //! | 8 | 4 | format version ([`Arch::version`]) |
 //! | 12 | 4 | inputs per king bucket |
-//! | 16 | 4 | king buckets |
+//! | 16 | 4 | input buckets |
 //! | 20 | 4 | hidden width ([`HIDDEN`]) |
 //! | 24 | 4 | activation (1 = squared clipped ReLU) |
 //! | 28 | 4 | QA |
@@ -35,7 +35,7 @@
 use std::fmt;
 use std::path::Path;
 
-use super::features::{Arch, HIDDEN, majors, squares};
+use super::features::{Arch, HIDDEN, attack, majors, squares};
 
 /// The file's first 8 bytes.
 pub const MAGIC: [u8; 8] = *b"CHNNUE\r\n";
@@ -391,12 +391,10 @@ impl Network {
     fn architecture(arch: Arch) -> [(&'static str, u32); 7] {
         // The constants are small; the casts cannot truncate.
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        let (inputs, buckets) = match arch {
-            Arch::Squares | Arch::SquaresByMajors => (
-                ("inputs", squares::INPUTS as u32),
-                ("king buckets", squares::BUCKETS as u32),
-            ),
-        };
+        let (inputs, buckets) = (
+            ("inputs", squares::INPUTS as u32),
+            ("input buckets", arch.input_buckets() as u32),
+        );
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
         [
             inputs,
@@ -462,6 +460,11 @@ impl Network {
                 squares::BUCKETS,
                 squares::INPUTS,
                 majors::BUCKETS
+            ),
+            Arch::SquaresByAttack => format!(
+                "({}x{} by attack -> {HIDDEN})x2 -> 1",
+                attack::BUCKETS,
+                squares::INPUTS
             ),
         };
         format!(

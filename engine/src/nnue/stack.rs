@@ -7,17 +7,18 @@
 //! of a ply is brought up to date when that ply is evaluated, from the
 //! nearest ancestor that is, by replaying the recorded deltas one ply at a
 //! time (each a fused copy-and-update, which leaves the plies in between
-//! fresh for their other children), or, where a general changed its side's
-//! king bucket on the way, by applying them all to the top for the other side and
-//! refreshing the general's. Unmake is a pop.
+//! fresh for their other children), or, where a move on the way changed a
+//! side's input bucket (a general's, or a capture's: see
+//! `features::Arch::bucket_changed`), by refreshing that side and applying
+//! all the deltas to the top for the other. Unmake is a pop.
 //!
 //! The slow twin is [`Accumulator::new`] (a refresh from the position):
 //! `tests` cross-checks the stack against it along random games with
 //! captures, null moves and unevaluated plies.
 
-use board::{Color, Move, Piece, PieceKind, Position};
+use board::{Color, Move, Position};
 
-use super::accumulator::{Accumulator, Change, Delta};
+use super::accumulator::{Accumulator, Delta};
 use super::network::Network;
 use super::simd::Backend;
 
@@ -113,14 +114,12 @@ impl AccumulatorStack {
             return;
         }
         let arch = net.arch();
-        let buckets = Color::ALL.map(|persp| arch.king_bucket(persp, pos.king_square(persp)));
+        let buckets = Color::ALL.map(|persp| arch.input_bucket(persp, pos));
         let changes = self.deltas[base + 1..=top].iter().flatten();
-        let bucket_kept = |&(p, m, _): &Change| {
-            p.kind() != PieceKind::King
-                || arch.king_bucket(p.color(), m.from()) == buckets[p.color().index()]
-        };
-        if changes.clone().all(bucket_kept) {
-            // No general changed its side's king bucket on the way: every ply
+        let changed = |persp: Color| changes.clone().any(|&c| arch.bucket_changed(persp, c, pos));
+        let refresh = Color::ALL.map(changed);
+        if refresh == [false; 2] {
+            // No move changed a side's input bucket on the way: every ply
             // from `base` up is one fused copy-and-update of the ply below
             // it, and the plies in between become fresh for the siblings
             // that will need them.
@@ -134,23 +133,17 @@ impl AccumulatorStack {
         let (below, above) = self.accs.split_at_mut(top);
         let (prev, out) = (&below[base], &mut above[0]);
         for persp in Color::ALL {
-            // A general whose move changed its side's king bucket on the
-            // way changes every row of its side: refresh that side from
-            // the position. If no move of it starts in another king bucket
-            // than the present one, it never left this bucket, and every
+            // A move that changed this side's input bucket on the way
+            // changed every row of it: refresh the side from the position.
+            // If none did, the side stayed in its present bucket, and every
             // recorded change is one of this bucket.
-            let kb = buckets[persp.index()];
-            let own_king = Piece::new(persp, PieceKind::King);
-            let changes = self.deltas[base + 1..=top].iter().flatten();
-            if changes
-                .clone()
-                .any(|&(p, m, _)| p == own_king && arch.king_bucket(persp, m.from()) != kb)
-            {
+            if refresh[persp.index()] {
                 out.refresh_side(net, pos, persp);
                 continue;
             }
+            let kb = buckets[persp.index()];
             out.values[persp.index()] = prev.values[persp.index()];
-            for &(p, m, cap) in changes {
+            for &(p, m, cap) in changes.clone() {
                 out.add(net, persp, kb, p, m.to());
                 out.remove(net, persp, kb, p, m.from());
                 if let Some(c) = cap {

@@ -243,6 +243,47 @@ fn backends_agree_at_the_extremes() {
     }
 }
 
+/// The input bucket read off a position, off its pieces (the rows'
+/// bucket) and the rule that says when a move changed it all agree, along
+/// random games, and the games change each bucketed architecture's
+/// buckets often.
+#[test]
+fn input_buckets_agree_and_changes_are_seen() {
+    for arch in Arch::ALL {
+        let mut changes = 0;
+        random_games(41, 6000, |pos| {
+            let mut before = pos.clone();
+            before.unmake_move();
+            let state = pos.state();
+            let m = state.last_move.expect("a move was played");
+            let moved = pos
+                .piece_at(m.to())
+                .expect("the mover stands on its target");
+            for side in Color::ALL {
+                let bucket = arch.input_bucket(side, pos);
+                let rows = arch.active(side, features::pieces_of(pos));
+                assert!(
+                    rows.iter()
+                        .all(|&r| usize::from(r) / features::squares::INPUTS == bucket),
+                    "{arch} {}",
+                    pos.fen()
+                );
+                let changed = arch.bucket_changed(side, (moved, m, state.captured), pos);
+                assert_eq!(
+                    changed,
+                    arch.input_bucket(side, &before) != bucket,
+                    "{arch} {side:?} after {}",
+                    pos.fen()
+                );
+                changes += usize::from(changed);
+            }
+        });
+        if arch.input_buckets() > 1 {
+            assert!(changes > 50, "{arch}: {changes} bucket changes");
+        }
+    }
+}
+
 #[test]
 fn colour_flip_gives_the_same_score() {
     for arch in Arch::ALL {
@@ -315,12 +356,12 @@ fn file_round_trips_and_every_damage_is_named() {
         bad[0] ^= 1;
         assert_eq!(Network::from_bytes(&bad), Err(NetworkError::BadMagic));
         let mut bad = bytes.clone();
-        bad[8] = 6;
-        let err = Network::from_bytes(&bad).expect_err("version 6");
-        assert_eq!(err, NetworkError::WrongVersion { found: 6 });
+        bad[8] = 7;
+        let err = Network::from_bytes(&bad).expect_err("version 7");
+        assert_eq!(err, NetworkError::WrongVersion { found: 7 });
         assert_eq!(
             err.to_string(),
-            "network format version 6, this build reads versions 3 and 5"
+            "network format version 7, this build reads versions 3, 5 and 6"
         );
         // The 256-wide formats of earlier builds and the format that never
         // shipped are named as such.
@@ -344,7 +385,9 @@ fn file_round_trips_and_every_damage_is_named() {
             assert_eq!(err, NetworkError::WrongVersion { found: old.into() });
             assert_eq!(
                 err.to_string(),
-                format!("network format version {old}, this build reads versions 3 and 5 ({why})")
+                format!(
+                    "network format version {old}, this build reads versions 3, 5 and 6 ({why})"
+                )
             );
         }
         let mut bad = bytes.clone();
@@ -411,7 +454,7 @@ fn a_mismatched_architecture_names_what_it_expected() {
     assert!(matches!(
         Network::from_bytes(&bad),
         Err(NetworkError::WrongArchitecture {
-            field: "king buckets",
+            field: "input buckets",
             found: 8,
             expected: 1,
             ..

@@ -56,7 +56,7 @@ pub fn index(perspective: Color, bucket: usize, piece: Piece, sq: Square) -> usi
 
 /// Each row of a bucket's inputs, mirrored left-right within the bucket:
 /// the piece block kept, the square's file reflected.
-const MIRRORED: [u16; INPUTS] = {
+pub(super) const MIRRORED: [u16; INPUTS] = {
     let mut table = [0u16; INPUTS];
     let mut i = 0;
     while i < INPUTS {
