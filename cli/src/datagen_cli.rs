@@ -3,8 +3,9 @@
 //! ending in `.xz`, xz-compressed.
 //!
 //! The games themselves are the engine's (`engine::datagen`): self-play
-//! from the balanced openings with a few random plies, or recorded games
-//! (`--pgn`) scored by search. This module holds the arguments, runs the
+//! from the balanced openings with a few random plies, recorded games
+//! (`--pgn`) scored by search, or a games file's games searched again
+//! (`--relabel`: the same moves and results, this run's scores). This module holds the arguments, runs the
 //! games on threads, writes them in game order, and reports (`summary`):
 //! the progress line, and a summary with the positions the default
 //! filters would keep and the reasons for the rest.
@@ -40,7 +41,7 @@ use book::pgn::PgnGame;
 use engine::Engine;
 use engine::datagen::{Ending, GameStart, PlayConfig, PlayedGame, play_from, score_game};
 use engine::nnue::EvalSource;
-use engine::nnue::games::GameWriter;
+use engine::nnue::games::{GameRecord, GameWriter};
 
 mod summary;
 use summary::{Summary, progress};
@@ -106,11 +107,16 @@ pub struct DatagenArgs {
     pub(crate) hash: usize,
     /// Score the positions of these recorded games (PGN, `.xz` accepted)
     /// instead of self-play.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", group = "recorded")]
     pub(crate) pgn: Option<PathBuf>,
-    /// With --pgn, start at this game of the file (0-based), so that one
-    /// file can be scored in chunks.
-    #[arg(long, value_name = "N", default_value_t = 0, requires = "pgn")]
+    /// Search the positions of a games file (`.xz` accepted) again, at this
+    /// run's node budget and with its network: the same games, moves and
+    /// results, new scores (a deeper or a newer label for stored data).
+    #[arg(long, value_name = "FILE", group = "recorded")]
+    pub(crate) relabel: Option<PathBuf>,
+    /// With --pgn or --relabel, start at this game of the file (0-based),
+    /// so that one file can be scored in chunks.
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "recorded")]
     pub(crate) skip_games: u64,
     /// Seed of the openings and random plies: game `i` uses `seed + i`.
     #[arg(long, value_name = "N", default_value_t = 1)]
@@ -267,29 +273,43 @@ enum Source {
     SelfPlay(Vec<Position>),
     /// Recorded games.
     Recorded(Vec<PgnGame>),
+    /// Stored games, searched again.
+    Relabel(Vec<GameRecord>),
 }
 
 impl Source {
     fn open(args: &DatagenArgs) -> Result<Source> {
-        Ok(match &args.pgn {
-            None => Source::SelfPlay(load_openings(&args.openings)?),
-            Some(path) => {
+        Ok(match (&args.pgn, &args.relabel) {
+            (Some(path), _) => {
                 let games = book::pgn::parse_games(&book::pgn::read_text(path)?);
                 if games.is_empty() {
                     bail!("no games in {}", path.display());
                 }
                 Source::Recorded(games)
             }
+            (None, Some(path)) => {
+                let games = engine::nnue::games::open(path)
+                    .and_then(Iterator::collect::<Result<Vec<_>, _>>)
+                    .with_context(|| format!("--relabel {}", path.display()))?;
+                if games.is_empty() {
+                    bail!("--relabel {}: no games in the file", path.display());
+                }
+                Source::Relabel(games)
+            }
+            (None, None) => Source::SelfPlay(load_openings(&args.openings)?),
         })
     }
 
     /// How many games the run plays at most.
     fn target_games(&self, args: &DatagenArgs) -> u64 {
-        match self {
-            Source::Recorded(games) => args
-                .games
+        let recorded = |n: usize| {
+            args.games
                 .unwrap_or(u64::MAX)
-                .min((games.len() as u64).saturating_sub(args.skip_games)),
+                .min((n as u64).saturating_sub(args.skip_games))
+        };
+        match self {
+            Source::Recorded(games) => recorded(games.len()),
+            Source::Relabel(games) => recorded(games.len()),
             Source::SelfPlay(_) => match (args.games, args.positions, args.seconds) {
                 (Some(g), _, _) => g,
                 (None, None, None) => 100,
@@ -328,7 +348,7 @@ impl Source {
                     }
                     Job::SelfPlay(Box::new(start))
                 }
-                Source::Recorded(_) => Job::Recorded(i),
+                Source::Recorded(_) | Source::Relabel(_) => Job::Recorded(i),
             };
             let slot = d.drawn;
             d.drawn += 1;
@@ -337,7 +357,8 @@ impl Source {
     }
 
     /// Plays or scores `job` with `engine`; `None` for a recorded game
-    /// without a result or with an unreadable move.
+    /// without a result or with an unreadable move, or a stored game whose
+    /// start does not read.
     fn game(
         &self,
         engine: &mut Engine,
@@ -353,7 +374,16 @@ impl Source {
                 let (start, moves) = game.replay().ok()?;
                 Some(PlayedGame {
                     record: score_game(engine, &start, &moves, result, cfg),
-                    ending: Ending::Rules,
+                    ending: Ending::Recorded,
+                })
+            }
+            (Source::Relabel(games), Job::Recorded(i)) => {
+                let game = games.get(usize::try_from(args.skip_games.checked_add(i)?).ok()?)?;
+                let start = Position::from_fen(&game.start).ok()?;
+                let moves: Vec<Move> = game.plies.iter().map(|p| p.mv).collect();
+                Some(PlayedGame {
+                    record: score_game(engine, &start, &moves, game.result, cfg),
+                    ending: Ending::Recorded,
                 })
             }
             _ => None,
@@ -529,7 +559,7 @@ fn generate(args: &DatagenArgs) -> Result<Summary> {
 /// # Errors
 /// The file cannot be read, or is not a valid games file.
 #[cfg(test)]
-fn read_games(path: &Path) -> Result<Vec<engine::nnue::games::GameRecord>> {
+fn read_games(path: &Path) -> Result<Vec<GameRecord>> {
     engine::nnue::games::open(path)?
         .collect::<Result<Vec<_>, _>>()
         .with_context(|| format!("reading {}", path.display()))

@@ -89,6 +89,9 @@ pub enum Ending {
     DrawAdjudicated,
     /// A draw at the ply cap.
     PlyCap,
+    /// A recorded game (a master game, or a stored game searched again):
+    /// its moves and result are the record's.
+    Recorded,
 }
 
 /// A finished game and how it ended.

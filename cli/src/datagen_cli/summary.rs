@@ -35,7 +35,7 @@ pub(super) struct Summary {
     pub(super) scored: u64,
     pub(super) selector: Selector,
     pub(super) results: [u64; 3],
-    pub(super) endings: [u64; 4],
+    pub(super) endings: [u64; 5],
     pub(super) elapsed: Duration,
     pub(super) bytes: u64,
     /// The evaluation of the searches, described.
@@ -53,7 +53,7 @@ impl Summary {
             scored: 0,
             selector: Selector::new(Filters::default()),
             results: [0; 3],
-            endings: [0; 4],
+            endings: [0; 5],
             elapsed: Duration::ZERO,
             bytes: 0,
             eval: String::new(),
@@ -112,8 +112,8 @@ impl Summary {
         );
         say!(
             "Results: {} Red wins, {} draws, {} Black wins; endings: {} by the rules, \
-             {} wins adjudicated, {} draws adjudicated, {} at the ply cap; {} recorded games skipped; \
-             {} repeated starts passed over",
+             {} wins adjudicated, {} draws adjudicated, {} at the ply cap, {} as recorded; \
+             {} recorded games skipped; {} repeated starts passed over",
             self.results[0],
             self.results[1],
             self.results[2],
@@ -121,6 +121,7 @@ impl Summary {
             self.endings[Ending::WinAdjudicated as usize],
             self.endings[Ending::DrawAdjudicated as usize],
             self.endings[Ending::PlyCap as usize],
+            self.endings[Ending::Recorded as usize],
             self.skipped,
             self.repeated
         );

@@ -31,6 +31,7 @@ fn args(out: PathBuf) -> DatagenArgs {
         draw_after: 80,
         hash: 1,
         pgn: None,
+        relabel: None,
         skip_games: 0,
         seed: 7,
         eval: "builtin".to_string(),
@@ -149,6 +150,59 @@ fn recorded_games_keep_their_moves_and_result() {
     assert_eq!(games.len(), 1);
     assert_eq!(games[0].result, GameResult::BlackWins);
     assert_eq!(games[0].plies.len(), 2);
+}
+
+/// `--relabel` searches a games file's positions again: the same games,
+/// moves and results, this run's scores; `--skip-games` starts later in
+/// the file; a file that is not a games file is refused by name.
+#[test]
+fn relabelled_games_keep_their_moves_and_get_new_scores() {
+    let scratch = test_support::scratch_dir("datagen");
+    let temp = |name: &str| scratch.join(name);
+    let (first, second) = (temp("labels.games.xz"), temp("relabelled.games"));
+    let mut a = args(first.clone());
+    a.positions = None;
+    a.games = Some(4);
+    generate(&a).expect("datagen");
+    let mut r = args(second.clone());
+    r.positions = None;
+    r.relabel = Some(first.clone());
+    r.nodes = Some(2_000);
+    let summary = generate(&r).expect("datagen --relabel");
+    let (old, new) = (
+        read_games(&first).expect("games"),
+        read_games(&second).expect("games"),
+    );
+    assert_eq!(new.len(), 4);
+    assert_eq!(summary.endings[Ending::Recorded as usize], 4);
+    let mut changed = 0;
+    for (o, n) in old.iter().zip(&new) {
+        assert_eq!((&o.start, o.result), (&n.start, n.result));
+        let moves = |g: &GameRecord| g.plies.iter().map(|p| p.mv).collect::<Vec<_>>();
+        assert_eq!(moves(o), moves(n));
+        assert!(n.plies.iter().all(|p| p.score.is_some()));
+        changed += o
+            .plies
+            .iter()
+            .zip(&n.plies)
+            .filter(|(x, y)| x.score != y.score)
+            .count();
+    }
+    assert!(changed > 10, "{changed} scores changed");
+    r.skip_games = 3;
+    generate(&r).expect("datagen --relabel --skip-games");
+    let tail = read_games(&second).expect("games");
+    assert_eq!(tail.len(), 1);
+    assert_eq!(tail[0].plies.len(), old[3].plies.len());
+    let not_games = temp("not.games");
+    std::fs::write(&not_games, "hello").expect("write");
+    r.relabel = Some(not_games);
+    r.skip_games = 0;
+    let err = format!("{:#}", generate(&r).expect_err("not a games file"));
+    assert!(
+        err.contains("--relabel") && err.contains("not.games"),
+        "{err}"
+    );
 }
 
 #[test]
