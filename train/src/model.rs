@@ -29,7 +29,7 @@
 //! stay far inside), so the engine's file has the engine's rows only. A
 //! factor row starts at zero: at first every bucket is its own.
 
-use engine::nnue::features::{Arch, HIDDEN, MAX_ACTIVE, MAX_INPUTS, squares};
+use engine::nnue::features::{Arch, HIDDEN, MAX_ACTIVE, squares};
 use engine::nnue::network::{MAX_OUTPUT_WEIGHT, QA, QB, SCALE};
 use engine::nnue::{Network, simd};
 use rand_core::RngCore;
@@ -40,9 +40,19 @@ use crate::kernels::{self, Backend, Row};
 /// The bound on every weight and bias, in float units.
 pub const WEIGHT_LIMIT: f32 = 1.98;
 
-/// The most first-layer rows a float network has: the engine's and the
-/// factoriser's.
-pub const MAX_MODEL_ROWS: usize = MAX_INPUTS + squares::INPUTS;
+/// The most first-layer rows a float network has ([`model_rows_of`]: the
+/// engine's and the factoriser's).
+pub const MAX_MODEL_ROWS: usize = {
+    let mut most = 0;
+    let mut i = 0;
+    while i < Arch::ALL.len() {
+        if model_rows_of(Arch::ALL[i]) > most {
+            most = model_rows_of(Arch::ALL[i]);
+        }
+        i += 1;
+    }
+    most
+};
 
 /// The factoriser's first-layer rows of `arch` (see the module
 /// documentation): one per piece and square where the architecture has

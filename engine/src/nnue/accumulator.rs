@@ -14,16 +14,11 @@
 //! writes the next ply's from the previous one in a single pass, and unmake
 //! is a pop. The type is 2 KiB of plain data, 64-byte aligned for SIMD.
 
-use board::{Color, Move, Piece, Position, Square};
+use board::{Color, Piece, Position, Square};
 
-use super::features::{self, HIDDEN};
+use super::features::{self, Change, HIDDEN};
 use super::network::Network;
 use super::simd::{self, Backend};
-
-/// What one move changed: the piece that moved, the move and what it took.
-/// The accumulator applies it; the stack (`super::stack`) records one per
-/// ply, so the type lives with what reads it.
-pub(super) type Change = (Piece, Move, Option<Piece>);
 
 /// What one ply changed: `None` for a null move (nothing changes).
 pub(super) type Delta = Option<Change>;

@@ -48,10 +48,25 @@ pub const HIDDEN: usize = 512;
 pub const MAX_ACTIVE: usize = 32;
 
 /// The most first-layer rows any architecture has.
-pub const MAX_INPUTS: usize = attack::TOTAL_INPUTS;
+pub const MAX_INPUTS: usize = {
+    let mut most = 0;
+    let mut i = 0;
+    while i < Arch::ALL.len() {
+        if Arch::ALL[i].inputs() > most {
+            most = Arch::ALL[i].inputs();
+        }
+        i += 1;
+    }
+    most
+};
 
 // The active rows of a sample are stored as `u16`.
 const _: () = assert!(MAX_INPUTS < 1 << 16);
+
+/// What one move changed: the piece that moved, the move and what it took.
+/// The accumulator applies it, the search's stack records one per ply, and
+/// [`Arch::bucket_changed`] reads it.
+pub type Change = (Piece, Move, Option<Piece>);
 
 /// A network architecture: how a position becomes input rows and which
 /// output layer scores it. Named by what it encodes; each has one file
@@ -148,7 +163,7 @@ impl Arch {
     pub fn bucket_changed(
         self,
         perspective: Color,
-        (moved, m, captured): (Piece, Move, Option<Piece>),
+        (moved, m, captured): Change,
         pos: &Position,
     ) -> bool {
         match self {

@@ -7,7 +7,7 @@
 //! |---|---|---|
 //! | 0 | 8 | magic `CHNNUE\r\n` |
 //! | 8 | 4 | format version ([`Arch::version`]) |
-//! | 12 | 4 | inputs per king bucket |
+//! | 12 | 4 | inputs per input bucket |
 //! | 16 | 4 | input buckets |
 //! | 20 | 4 | hidden width ([`HIDDEN`]) |
 //! | 24 | 4 | activation (1 = squared clipped ReLU) |
