@@ -37,6 +37,6 @@ pub mod optim;
 pub mod trainer;
 
 pub use dataset::{Dataset, Entry, MirrorRows, Sample};
-pub use loss::Config;
+pub use loss::{Config, LrSchedule};
 pub use model::FloatNetwork;
 pub use trainer::{EpochReport, train};

@@ -21,14 +21,23 @@ pub struct Config {
     pub batch_size: usize,
     /// Initial learning rate (Adam).
     pub lr: f32,
-    /// Multiply the learning rate by [`Config::lr_gamma`] every this many
-    /// epochs.
+    /// How the learning rate falls from [`Config::lr`] over the epochs
+    /// ([`crate::trainer::learning_rate`]).
+    pub lr_schedule: LrSchedule,
+    /// [`LrSchedule::Step`]: multiply the learning rate by
+    /// [`Config::lr_gamma`] every this many epochs.
     pub lr_step: usize,
-    /// The learning-rate factor at each step of the schedule.
+    /// [`LrSchedule::Step`]: the learning-rate factor at each step.
     pub lr_gamma: f32,
+    /// [`LrSchedule::Cosine`]: the learning rate of the last epoch.
+    pub lr_final: f32,
     /// Weight of the game result in the target (0: score only, 1: result
-    /// only).
+    /// only) in the first epoch.
     pub lambda: f32,
+    /// The weight of the result in the last epoch: λ moves in a straight
+    /// line from [`Config::lambda`] to this over the epochs
+    /// ([`crate::trainer::lambda`]); `None` keeps it.
+    pub lambda_end: Option<f32>,
     /// Centipawns per unit of the logistic in the loss.
     pub eval_scale: f32,
     /// Fraction of the positions held out for validation.
@@ -49,15 +58,43 @@ impl Default for Config {
             epochs: 10,
             batch_size: 16384,
             lr: 0.001,
+            lr_schedule: LrSchedule::Step,
             lr_step: 4,
             lr_gamma: 0.3,
+            lr_final: 0.000_1,
             lambda: 0.3,
+            lambda_end: None,
             eval_scale: 400.0,
             validation: 0.05,
             seed: 1,
             threads: 1,
             mirror: false,
             backend: Backend::detect(),
+        }
+    }
+}
+
+/// How the learning rate falls over a run's epochs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum LrSchedule {
+    /// Multiplied by [`Config::lr_gamma`] every [`Config::lr_step`] epochs.
+    #[default]
+    Step,
+    /// Half a cosine wave from [`Config::lr`] in the first epoch to
+    /// [`Config::lr_final`] in the last.
+    Cosine,
+}
+
+impl std::str::FromStr for LrSchedule {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<LrSchedule, String> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "step" => Ok(LrSchedule::Step),
+            "cosine" => Ok(LrSchedule::Cosine),
+            other => Err(format!(
+                "unknown learning-rate schedule {other:?}: step or cosine"
+            )),
         }
     }
 }

@@ -14,7 +14,7 @@ use engine::nnue::Network;
 use engine::nnue::features::Arch;
 use engine::nnue::games::{self, Filters, Selector};
 use train::kernels::Backend;
-use train::{Config, Dataset, EpochReport};
+use train::{Config, Dataset, EpochReport, LrSchedule};
 
 /// `println!` for the reports, which survive a closed stdout: a reader
 /// that went away (`| head`, a `tee` killed) drops the lines but must not
@@ -69,15 +69,27 @@ struct TrainArgs {
     /// Initial learning rate.
     #[arg(long, default_value_t = 0.001)]
     lr: f32,
-    /// Epochs between learning-rate drops.
+    /// How the learning rate falls: step (by --lr-gamma every --lr-step
+    /// epochs) or cosine (half a cosine wave from --lr to --lr-final).
+    #[arg(long, value_name = "SCHEDULE", default_value = "step")]
+    lr_schedule: LrSchedule,
+    /// Epochs between learning-rate drops (step schedule).
     #[arg(long, default_value_t = 4)]
     lr_step: usize,
-    /// Learning-rate factor at each drop.
+    /// Learning-rate factor at each drop (step schedule).
     #[arg(long, default_value_t = 0.3)]
     lr_gamma: f32,
-    /// Weight of the game result in the target, 0 to 1.
+    /// The last epoch's learning rate (cosine schedule).
+    #[arg(long, default_value_t = 0.000_1)]
+    lr_final: f32,
+    /// Weight of the game result in the target, 0 to 1 (in the first
+    /// epoch, when --lambda-end is given).
     #[arg(long, default_value_t = 0.3)]
     lambda: f32,
+    /// The weight of the result in the last epoch: λ moves in a straight
+    /// line from --lambda to this over the epochs (default: λ stays).
+    #[arg(long, value_name = "LAMBDA")]
+    lambda_end: Option<f32>,
     /// Centipawns per unit of the logistic.
     #[arg(long, default_value_t = 400.0)]
     eval_scale: f32,
@@ -214,9 +226,12 @@ fn run_train(args: &TrainArgs) -> Result<()> {
         epochs: args.epochs,
         batch_size: args.batch,
         lr: args.lr,
+        lr_schedule: args.lr_schedule,
         lr_step: args.lr_step,
         lr_gamma: args.lr_gamma,
+        lr_final: args.lr_final,
         lambda: args.lambda,
+        lambda_end: args.lambda_end,
         eval_scale: args.eval_scale,
         validation: args.validation,
         seed: args.seed,
@@ -237,9 +252,14 @@ fn run_train(args: &TrainArgs) -> Result<()> {
                 eprint!("\r");
             }
             say!(
-                "epoch {:>3}  lr {:.2e}  train loss {:.6}  validation loss {:.6}  {:.0} samples/s",
+                "epoch {:>3}  lr {:.2e}{}  train loss {:.6}  validation loss {:.6}  {:.0} samples/s",
                 r.epoch,
                 r.lr,
+                if args.lambda_end.is_some() {
+                    format!("  lambda {:.3}", r.lambda)
+                } else {
+                    String::new()
+                },
                 r.train_loss,
                 r.validation_loss,
                 r.positions_per_second
@@ -268,7 +288,14 @@ fn run_train(args: &TrainArgs) -> Result<()> {
     say!("quantisation error over the data: mean {mean:.2} cp, largest {worst:.2} cp");
     say!(
         "hand-written evaluation's loss on the same data (for comparison): {:.6}",
-        hand_written_loss(&args.data, &cfg)?
+        // On the last epoch's target, as the validation loss beside it.
+        hand_written_loss(
+            &args.data,
+            &Config {
+                lambda: train::trainer::lambda(&cfg, cfg.epochs),
+                ..cfg.clone()
+            }
+        )?
     );
     std::fs::write(&args.out, quantised.to_bytes())
         .with_context(|| format!("cannot write {}", args.out.display()))?;

@@ -29,7 +29,7 @@ use rand_core::RngCore;
 use rand_pcg::Pcg64Mcg;
 
 use crate::dataset::{Dataset, Entry};
-use crate::loss::Config;
+use crate::loss::{Config, LrSchedule};
 use crate::model::FloatNetwork;
 use crate::optim::{Sparse, loss_sum};
 
@@ -40,6 +40,9 @@ pub struct EpochReport {
     pub epoch: usize,
     /// The learning rate used.
     pub lr: f32,
+    /// The weight of the game result in the target
+    /// ([`Config::lambda`]; [`lambda`]).
+    pub lambda: f32,
     /// Mean loss over the training positions of this epoch.
     pub train_loss: f32,
     /// Mean loss over the validation positions after the epoch (`NaN`
@@ -100,6 +103,51 @@ pub fn entries(indices: &[usize], mirror: bool) -> Vec<Entry> {
         .collect()
 }
 
+/// The learning rate of `epoch` (from 1) under `cfg`'s schedule.
+pub fn learning_rate(cfg: &Config, epoch: usize) -> f32 {
+    match cfg.lr_schedule {
+        LrSchedule::Step => {
+            let exponent =
+                i32::try_from(epoch.saturating_sub(1) / cfg.lr_step.max(1)).unwrap_or(i32::MAX);
+            cfg.lr * cfg.lr_gamma.powi(exponent)
+        }
+        LrSchedule::Cosine => {
+            let wave = (std::f64::consts::PI * progress(cfg, epoch)).cos();
+            let (first, last) = (f64::from(cfg.lr), f64::from(cfg.lr_final));
+            #[allow(clippy::cast_possible_truncation)]
+            let lr = (last + (first - last) * (1.0 + wave) / 2.0) as f32;
+            lr
+        }
+    }
+}
+
+/// λ, the weight of the game result in the target, in `epoch` (from 1):
+/// [`Config::lambda`] in the first epoch, [`Config::lambda_end`] in the
+/// last, on a straight line between.
+pub fn lambda(cfg: &Config, epoch: usize) -> f32 {
+    match cfg.lambda_end {
+        None => cfg.lambda,
+        Some(end) => {
+            let t = progress(cfg, epoch);
+            let (first, last) = (f64::from(cfg.lambda), f64::from(end));
+            #[allow(clippy::cast_possible_truncation)]
+            let lambda = (first + (last - first) * t) as f32;
+            lambda
+        }
+    }
+}
+
+/// How far `epoch` (from 1) lies from the first epoch (0) to the last (1).
+#[allow(clippy::cast_precision_loss)]
+fn progress(cfg: &Config, epoch: usize) -> f64 {
+    let last = cfg.epochs.saturating_sub(1);
+    if last == 0 {
+        0.0
+    } else {
+        epoch.saturating_sub(1).min(last) as f64 / last as f64
+    }
+}
+
 /// Trains a network of the data's architecture ([`Dataset::arch`]) on
 /// `data`. `on_epoch` sees the state before training
 /// (epoch 0) and each epoch's report; `on_batch` sees (batches done in the
@@ -130,25 +178,100 @@ pub fn train(
     on_epoch(&EpochReport {
         epoch: 0,
         lr: cfg.lr,
+        lambda: cfg.lambda,
         train_loss: mean(opt.loss(data, &train_set, cfg), train_set.len()),
         validation_loss: mean(opt.loss(data, &val, cfg), val.len()),
         positions_per_second: 0.0,
     });
     for epoch in 1..=cfg.epochs {
-        let exponent = i32::try_from((epoch - 1) / cfg.lr_step.max(1)).unwrap_or(i32::MAX);
-        let lr = cfg.lr * cfg.lr_gamma.powi(exponent);
+        let lr = learning_rate(cfg, epoch);
+        // The epoch's target: the run's settings with this epoch's λ.
+        let now = Config {
+            lambda: lambda(cfg, epoch),
+            ..cfg.clone()
+        };
         shuffle(&mut train_set, &mut rng);
         let start = Instant::now();
-        let loss_sum = opt.epoch(data, &train_set, cfg, lr, &mut on_batch);
+        let loss_sum = opt.epoch(data, &train_set, &now, lr, &mut on_batch);
         let secs = start.elapsed().as_secs_f32().max(1e-6);
         #[allow(clippy::cast_precision_loss)]
         on_epoch(&EpochReport {
             epoch,
             lr,
+            lambda: now.lambda,
             train_loss: mean(loss_sum, train_set.len()),
-            validation_loss: mean(opt.loss(data, &val, cfg), val.len()),
+            validation_loss: mean(opt.loss(data, &val, &now), val.len()),
             positions_per_second: train_set.len() as f32 / secs,
         });
     }
     Ok(opt.into_network())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg(epochs: usize) -> Config {
+        Config {
+            epochs,
+            ..Config::default()
+        }
+    }
+
+    #[test]
+    fn the_step_schedule_drops_by_gamma_every_step() {
+        let c = Config {
+            lr: 1e-3,
+            lr_step: 6,
+            lr_gamma: 0.3,
+            ..cfg(15)
+        };
+        let rates: Vec<f32> = (1..=15).map(|e| learning_rate(&c, e)).collect();
+        assert!(rates[..6].iter().all(|&r| r == 1e-3));
+        assert!(rates[6..12].iter().all(|&r| r == 1e-3 * 0.3));
+        assert!(rates[12..].iter().all(|&r| r == 1e-3 * 0.3 * 0.3));
+    }
+
+    #[test]
+    fn the_cosine_schedule_falls_from_the_first_rate_to_the_last() {
+        let c = Config {
+            lr_schedule: LrSchedule::Cosine,
+            lr: 1e-3,
+            lr_final: 1e-5,
+            ..cfg(11)
+        };
+        let rates: Vec<f32> = (1..=11).map(|e| learning_rate(&c, e)).collect();
+        assert!((rates[0] - 1e-3).abs() < 1e-9, "{rates:?}");
+        assert!((rates[10] - 1e-5).abs() < 1e-9, "{rates:?}");
+        assert!(
+            (rates[5] - (1e-3 + 1e-5) / 2.0).abs() < 1e-8,
+            "the midpoint"
+        );
+        assert!(rates.windows(2).all(|w| w[1] < w[0]), "{rates:?}");
+        // One epoch trains at the first rate.
+        assert_eq!(learning_rate(&Config { epochs: 1, ..c }, 1), 1e-3);
+    }
+
+    #[test]
+    fn lambda_moves_on_a_line_or_stays() {
+        let still = Config {
+            lambda: 0.3,
+            ..cfg(5)
+        };
+        assert!((1..=5).all(|e| lambda(&still, e) == 0.3));
+        let moving = Config {
+            lambda: 1.0,
+            lambda_end: Some(0.5),
+            ..cfg(5)
+        };
+        let l: Vec<f32> = (1..=5).map(|e| lambda(&moving, e)).collect();
+        assert_eq!(l, [1.0, 0.875, 0.75, 0.625, 0.5]);
+    }
+
+    #[test]
+    fn schedules_parse_by_name() {
+        assert_eq!("step".parse::<LrSchedule>(), Ok(LrSchedule::Step));
+        assert_eq!(" Cosine".parse::<LrSchedule>(), Ok(LrSchedule::Cosine));
+        assert!("linear".parse::<LrSchedule>().is_err());
+    }
 }
