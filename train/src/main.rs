@@ -112,9 +112,8 @@ struct TrainArgs {
     #[arg(long)]
     scalar: bool,
     /// The network architecture, by name or by its file format version:
-    /// squares (format 3: every square for every piece, one output),
-    /// squares-majors (format 5: the same inputs, 16 outputs chosen by
-    /// each side's chariots and horses and cannons) or squares-attack
+    /// squares (format 3: every square for every piece, one output) or
+    /// squares-attack
     /// (format 6: the inputs once per attack bucket, trained with a
     /// factoriser); `docs/nnue.md` §1.
     #[arg(long, value_name = "ARCH", default_value = "squares")]

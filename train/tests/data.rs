@@ -320,7 +320,12 @@ fn unknown_versions_and_architectures_are_refused_by_name() {
     let good = FloatNetwork::random(Arch::Squares, &mut Pcg64Mcg::new(3))
         .quantise()
         .to_bytes();
-    for (version, why) in [(4u8, "never shipped"), (1, "256-wide"), (9, "")] {
+    for (version, why) in [
+        (4u8, "never shipped"),
+        (5, "never shipped"),
+        (1, "256-wide"),
+        (9, ""),
+    ] {
         let mut bytes = good.clone();
         bytes[8] = version;
         let file = dir.join(format!("v{version}.nnue"));
@@ -334,7 +339,7 @@ fn unknown_versions_and_architectures_are_refused_by_name() {
         assert!(!run.status.success(), "version {version} accepted");
         assert!(
             err.contains(&format!(
-                "network format version {version}, this build reads versions 3, 5 and 6"
+                "network format version {version}, this build reads versions 3 and 6"
             )) && err.contains(why),
             "{err}"
         );

@@ -17,20 +17,16 @@
 //! - [`Arch::Squares`] ([`squares`], format 3): every square for every
 //!   piece, `2 × 7 × 90 = 1260` inputs per king bucket, one king bucket,
 //!   one output layer, a hidden layer of [`HIDDEN`].
-//! - [`Arch::SquaresByMajors`] ([`majors`], format 5): the same inputs and
-//!   hidden layer, and 16 output layers, one chosen per position by each
-//!   side's chariots and horses and cannons.
 //! - [`Arch::SquaresByAttack`] ([`attack`], format 6): the squares rows
 //!   once per attack bucket (whether the perspective's side still has a
 //!   chariot, and a horse or cannon), four in all, and one output layer.
 //!
 //! A perspective's rows all lie in one input bucket ([`Arch::input_bucket`]):
-//! its general's king bucket in formats 3 and 5 (one, so far), its attack
+//! its general's king bucket in format 3 (one, so far), its attack
 //! bucket in format 6. A move that changes it ([`Arch::bucket_changed`])
 //! changes every row of that side, and the accumulator refreshes that side.
 
 pub mod attack;
-pub mod majors;
 pub mod squares;
 
 use std::fmt;
@@ -76,10 +72,6 @@ pub enum Arch {
     /// Every square for every piece, by king bucket ([`squares`]), one
     /// output layer. File format 3.
     Squares,
-    /// The inputs of [`Arch::Squares`] and [`majors::BUCKETS`] output
-    /// layers chosen by the major pieces on the board ([`majors`]). File
-    /// format 5.
-    SquaresByMajors,
     /// The rows of [`Arch::Squares`] once per [`attack::BUCKETS`] input
     /// buckets, chosen by each side's attacking material ([`attack`]), one
     /// output layer. File format 6.
@@ -88,13 +80,12 @@ pub enum Arch {
 
 impl Arch {
     /// Every architecture this build reads and trains.
-    pub const ALL: [Arch; 3] = [Arch::Squares, Arch::SquaresByMajors, Arch::SquaresByAttack];
+    pub const ALL: [Arch; 2] = [Arch::Squares, Arch::SquaresByAttack];
 
     /// The format version of its network files.
     pub const fn version(self) -> u32 {
         match self {
             Arch::Squares => 3,
-            Arch::SquaresByMajors => 5,
             Arch::SquaresByAttack => 6,
         }
     }
@@ -103,7 +94,6 @@ impl Arch {
     pub const fn from_version(version: u32) -> Option<Arch> {
         match version {
             3 => Some(Arch::Squares),
-            5 => Some(Arch::SquaresByMajors),
             6 => Some(Arch::SquaresByAttack),
             _ => None,
         }
@@ -113,7 +103,6 @@ impl Arch {
     pub const fn name(self) -> &'static str {
         match self {
             Arch::Squares => "squares",
-            Arch::SquaresByMajors => "squares-majors",
             Arch::SquaresByAttack => "squares-attack",
         }
     }
@@ -121,7 +110,7 @@ impl Arch {
     /// Input buckets: the blocks of rows a perspective's rows all lie in.
     pub const fn input_buckets(self) -> usize {
         match self {
-            Arch::Squares | Arch::SquaresByMajors => squares::BUCKETS,
+            Arch::Squares => squares::BUCKETS,
             Arch::SquaresByAttack => attack::BUCKETS,
         }
     }
@@ -135,7 +124,6 @@ impl Arch {
     pub const fn output_buckets(self) -> usize {
         match self {
             Arch::Squares | Arch::SquaresByAttack => 1,
-            Arch::SquaresByMajors => majors::BUCKETS,
         }
     }
 
@@ -143,7 +131,7 @@ impl Arch {
     #[inline]
     pub fn input_bucket(self, perspective: Color, pos: &Position) -> usize {
         match self {
-            Arch::Squares | Arch::SquaresByMajors => {
+            Arch::Squares => {
                 usize::from(squares::bucket(perspective, pos.king_square(perspective)))
             }
             Arch::SquaresByAttack => attack::bucket(perspective, pos),
@@ -167,7 +155,7 @@ impl Arch {
         pos: &Position,
     ) -> bool {
         match self {
-            Arch::Squares | Arch::SquaresByMajors => {
+            Arch::Squares => {
                 squares::BUCKETS > 1
                     && moved == Piece::new(perspective, PieceKind::King)
                     && squares::bucket(perspective, m.from())
@@ -182,7 +170,7 @@ impl Arch {
     #[inline]
     pub fn index(self, perspective: Color, bucket: usize, piece: Piece, sq: Square) -> usize {
         match self {
-            Arch::Squares | Arch::SquaresByMajors => squares::index(perspective, bucket, piece, sq),
+            Arch::Squares => squares::index(perspective, bucket, piece, sq),
             Arch::SquaresByAttack => attack::index(perspective, bucket, piece, sq),
         }
     }
@@ -197,7 +185,7 @@ impl Arch {
         pieces: impl Iterator<Item = (Piece, Square)> + Clone,
     ) -> ArrayVec<u16, MAX_ACTIVE> {
         let bucket = match self {
-            Arch::Squares | Arch::SquaresByMajors => {
+            Arch::Squares => {
                 let king = Piece::new(perspective, PieceKind::King);
                 pieces
                     .clone()
@@ -225,17 +213,19 @@ impl Arch {
     /// gives for the mirrored position.
     pub fn mirror_into<'a>(self, rows: &[u16], out: &'a mut [u16; MAX_ACTIVE]) -> &'a [u16] {
         match self {
-            Arch::Squares | Arch::SquaresByMajors => squares::mirror_into(rows, out),
+            Arch::Squares => squares::mirror_into(rows, out),
             Arch::SquaresByAttack => attack::mirror_into(rows, out),
         }
     }
 
-    /// The output layer that scores `pos`.
+    /// The output layer that scores `pos`. Every architecture of this
+    /// build has one; the file, the loader, the accumulator and the trainer
+    /// keep one output layer per bucket, so that a rule which chooses among
+    /// several is added here and in [`Arch::output_buckets`] alone.
     #[inline]
-    pub fn output_bucket(self, pos: &Position) -> usize {
+    pub fn output_bucket(self, _pos: &Position) -> usize {
         match self {
             Arch::Squares | Arch::SquaresByAttack => 0,
-            Arch::SquaresByMajors => majors::bucket(pos),
         }
     }
 }
@@ -250,7 +240,7 @@ impl FromStr for Arch {
     type Err = String;
 
     /// An architecture's name (`squares`), or its format version (`3` or
-    /// `v3`). Format 4 is named as the format that never shipped.
+    /// `v3`). Formats 4 and 5 are named as formats that never shipped.
     fn from_str(text: &str) -> Result<Arch, String> {
         let text = text.trim();
         if let Some(arch) = Arch::ALL
@@ -271,6 +261,11 @@ impl FromStr for Arch {
                 "network format 4 (legal-square inputs mirrored by the general's \
                  file, output buckets by material) never shipped and was removed; \
                  this build trains {known}"
+            )),
+            Some(5) => Err(format!(
+                "network format 5 (format 3's inputs, 16 output layers chosen by \
+                 each side's chariots, horses and cannons) never shipped and was \
+                 removed; this build trains {known}"
             )),
             _ => Err(format!(
                 "unknown network architecture '{text}': this build trains {known}"
@@ -326,25 +321,37 @@ mod tests {
         }
         assert_eq!("Squares".parse::<Arch>(), Ok(Arch::Squares));
         assert_eq!(Arch::Squares.version(), 3);
-        assert_eq!("squares-majors".parse::<Arch>(), Ok(Arch::SquaresByMajors));
-        assert_eq!("v5".parse::<Arch>(), Ok(Arch::SquaresByMajors));
-        // The 256-wide formats are not this build's, nor the removed 4.
-        for gone in ["v1", "v2", "v4", "4", "v7", "", "half_board"] {
+        // The 256-wide formats are not this build's, nor the removed 4 and 5.
+        for gone in [
+            "v1",
+            "v2",
+            "v4",
+            "4",
+            "v5",
+            "squares-majors",
+            "v7",
+            "",
+            "half_board",
+        ] {
             assert!(gone.parse::<Arch>().is_err(), "{gone}");
         }
         assert!(
             "v4".parse::<Arch>()
                 .is_err_and(|e| e.contains("never shipped") && e.contains("squares (format 3)"))
         );
+        assert!(
+            "5".parse::<Arch>()
+                .is_err_and(|e| e.contains("format 5") && e.contains("never shipped"))
+        );
         assert_eq!(
             "v9".parse::<Arch>(),
             Err(
                 "unknown network architecture 'v9': this build trains squares (format 3), \
-                 squares-majors (format 5), squares-attack (format 6)"
+                 squares-attack (format 6)"
                     .into()
             )
         );
-        for version in [0, 1, 2, 4, 7] {
+        for version in [0, 1, 2, 4, 5, 7] {
             assert_eq!(Arch::from_version(version), None);
         }
     }
