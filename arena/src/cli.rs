@@ -77,9 +77,13 @@ struct PlayArgs {
     /// Fixed node count per move instead of a clock.
     #[arg(long, value_name = "N", group = "limit")]
     nodes: Option<u64>,
-    /// Games per pair of engines (rounded up to even: openings come in pairs).
-    #[arg(long, default_value_t = 2)]
-    games: u64,
+    /// Games per pair of engines (rounded up to even: openings come in
+    /// pairs). Default: at a fixed node count or depth with --openings,
+    /// two for each opening used, so that each is played once with each
+    /// colour and none again (a repeat would be the same pair of games);
+    /// otherwise 2.
+    #[arg(long, value_name = "N")]
+    games: Option<u64>,
     /// Games played at the same time (each needs its own engine processes).
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
@@ -243,10 +247,16 @@ fn configure(
             "the start position".to_string(),
         ),
     };
+    let fixed_effort = matches!(settings.tc, TimeControl::Nodes(_) | TimeControl::Depth(_));
+    let games = match args.games {
+        Some(n) => n.max(1),
+        None if fixed_effort && args.openings.is_some() => 2 * openings.len() as u64,
+        None => 2,
+    };
     Ok(Tournament {
         engines,
         settings,
-        games: args.games.max(1),
+        games,
         concurrency: args.concurrency.max(1),
         openings,
         sprt: args.sprt.as_deref().map(config::parse_sprt).transpose()?,

@@ -58,6 +58,42 @@ fn fixed_searches_warn_when_openings_repeat() {
 }
 
 #[test]
+fn a_fixed_search_plays_each_opening_once_a_colour_by_default() {
+    // Three openings, the first skipped, no --games: at a fixed depth the
+    // run is the two left, each with each colour (4 games), and no note of
+    // repeats; at a clock the default stays one pair.
+    let dir = scratch("default-games");
+    let suite = dir.join("three.epd");
+    let fens = [
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1",
+        "rnbakabnr/9/1c2c4/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2",
+    ];
+    std::fs::write(&suite, fens.join("\n")).unwrap();
+    let run = |limit: &[&str], pgn: &Path| {
+        let mut args = two_mocks();
+        args.extend(strings(limit));
+        args.extend(strings(&["--max-plies", "60"]));
+        args.extend(strings(&["--openings", &suite.display().to_string()]));
+        args.extend(strings(&["--skip-openings", "1"]));
+        args.extend(strings(&["--pgn", &pgn.display().to_string()]));
+        run_arena(&args, Duration::from_secs(30))
+    };
+    let pgn = dir.join("fixed.pgn");
+    let out = run(&["--depth", "1"], &pgn);
+    assert!(out.contains("Finished 4 games"), "{out}");
+    assert!(!out.contains("Note:"), "{out}");
+    let games = parse_pgn(&std::fs::read_to_string(&pgn).unwrap());
+    let mut starts: Vec<&str> = games.iter().map(|g| g.tags["FEN"].as_str()).collect();
+    starts.sort_unstable();
+    let mut expected = [fens[1], fens[1], fens[2], fens[2]];
+    expected.sort_unstable();
+    assert_eq!(starts, expected);
+    let out = run(&["--tc", "1+0.01"], &dir.join("clock.pgn"));
+    assert!(out.contains("Finished 2 games"), "{out}");
+}
+
+#[test]
 fn skipped_openings_are_not_played() {
     // Three openings, the first two skipped: every game starts from the
     // third, the banner says so, and the repeat note counts one opening.
