@@ -113,9 +113,8 @@ struct TrainArgs {
     scalar: bool,
     /// The network architecture, by name or by its file format version:
     /// squares (format 3: every square for every piece, one output) or
-    /// squares-attack
-    /// (format 6: the inputs once per attack bucket, trained with a
-    /// factoriser); `docs/nnue.md` §1.
+    /// squares-attack (format 6: the inputs once per attack bucket,
+    /// trained with a factoriser); `docs/nnue.md` §1.
     #[arg(long, value_name = "ARCH", default_value = "squares")]
     arch: Arch,
 }
@@ -288,13 +287,7 @@ fn run_train(args: &TrainArgs) -> Result<()> {
     say!(
         "hand-written evaluation's loss on the same data (for comparison): {:.6}",
         // On the last epoch's target, as the validation loss beside it.
-        hand_written_loss(
-            &args.data,
-            &Config {
-                lambda: train::trainer::lambda(&cfg, cfg.epochs),
-                ..cfg.clone()
-            }
-        )?
+        hand_written_loss(&args.data, &train::trainer::at_epoch(&cfg, cfg.epochs))?
     );
     std::fs::write(&args.out, quantised.to_bytes())
         .with_context(|| format!("cannot write {}", args.out.display()))?;

@@ -137,6 +137,15 @@ pub fn lambda(cfg: &Config, epoch: usize) -> f32 {
     }
 }
 
+/// The settings epoch `epoch` (from 1) trains and is measured with: the
+/// run's, with that epoch's λ.
+pub fn at_epoch(cfg: &Config, epoch: usize) -> Config {
+    Config {
+        lambda: lambda(cfg, epoch),
+        ..cfg.clone()
+    }
+}
+
 /// How far `epoch` (from 1) lies from the first epoch (0) to the last (1).
 #[allow(clippy::cast_precision_loss)]
 fn progress(cfg: &Config, epoch: usize) -> f64 {
@@ -185,11 +194,7 @@ pub fn train(
     });
     for epoch in 1..=cfg.epochs {
         let lr = learning_rate(cfg, epoch);
-        // The epoch's target: the run's settings with this epoch's λ.
-        let now = Config {
-            lambda: lambda(cfg, epoch),
-            ..cfg.clone()
-        };
+        let now = at_epoch(cfg, epoch);
         shuffle(&mut train_set, &mut rng);
         let start = Instant::now();
         let loss_sum = opt.epoch(data, &train_set, &now, lr, &mut on_batch);

@@ -57,12 +57,8 @@ fn fixed_searches_warn_when_openings_repeat() {
     assert!(!run(&["--tc", "1+0.01"], "4").contains("Note:"));
 }
 
-#[test]
-fn a_fixed_search_plays_each_opening_once_a_colour_by_default() {
-    // Three openings, the first skipped, no --games: at a fixed depth the
-    // run is the two left, each with each colour (4 games), and no note of
-    // repeats; at a clock the default stays one pair.
-    let dir = scratch("default-games");
+/// Three different openings, written to `three.epd` in `dir`.
+fn three_openings(dir: &Path) -> (PathBuf, [&'static str; 3]) {
     let suite = dir.join("three.epd");
     let fens = [
         "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
@@ -70,6 +66,16 @@ fn a_fixed_search_plays_each_opening_once_a_colour_by_default() {
         "rnbakabnr/9/1c2c4/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2",
     ];
     std::fs::write(&suite, fens.join("\n")).unwrap();
+    (suite, fens)
+}
+
+#[test]
+fn a_fixed_search_plays_each_opening_once_a_colour_by_default() {
+    // Three openings, the first skipped, no --games: at a fixed depth the
+    // run is the two left, each with each colour (4 games), and no note of
+    // repeats; at a clock the default stays one pair.
+    let dir = scratch("default-games");
+    let (suite, fens) = three_openings(&dir);
     let run = |limit: &[&str], pgn: &Path| {
         let mut args = two_mocks();
         args.extend(strings(limit));
@@ -98,13 +104,7 @@ fn skipped_openings_are_not_played() {
     // Three openings, the first two skipped: every game starts from the
     // third, the banner says so, and the repeat note counts one opening.
     let dir = scratch("skip-openings");
-    let suite = dir.join("three.epd");
-    let fens = [
-        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
-        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1",
-        "rnbakabnr/9/1c2c4/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2",
-    ];
-    std::fs::write(&suite, fens.join("\n")).unwrap();
+    let (suite, fens) = three_openings(&dir);
     let pgn = dir.join("games.pgn");
     let run = |skip: &str, pgn: Option<&Path>| {
         let mut args = two_mocks();
