@@ -78,9 +78,10 @@ pub struct DatagenArgs {
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u64).range(1..=256))]
     pub(crate) threads: u64,
-    /// Opening suite (FEN or EPD lines).
-    #[arg(long, value_name = "FILE", default_value = "arena/data/openings.epd")]
-    pub(crate) openings: PathBuf,
+    /// Opening suite (FEN or EPD lines) [default: the project's 240
+    /// balanced openings, arena/data/openings.epd, built into the binary]
+    #[arg(long, value_name = "FILE")]
+    pub(crate) openings: Option<PathBuf>,
     /// At most this many random legal plies after the opening.
     #[arg(long, value_name = "N", default_value_t = PlayConfig::default().random_plies)]
     pub(crate) random_plies: u32,
@@ -259,11 +260,21 @@ fn record_chunk(args: &DatagenArgs, s: &Summary, manifest: &Path) -> Result<()> 
     )
 }
 
+/// The default suite: `arena/data/openings.epd`, built in so that a run
+/// from any directory (or an installed binary) plays the games a run from
+/// the repository's root plays with the same seed.
+const BUILTIN_OPENINGS: &str = include_str!("../../arena/data/openings.epd");
+
 /// Reads the opening positions (`book::openings`, as the arena reads
-/// them), naming the file.
-fn load_openings(path: &Path) -> Result<Vec<Position>> {
-    let list =
-        book::openings::load(path).with_context(|| format!("openings {}", path.display()))?;
+/// them), naming the file; without one, the built-in suite.
+fn load_openings(path: Option<&Path>) -> Result<Vec<Position>> {
+    let list = match path {
+        Some(path) => {
+            book::openings::load(path).with_context(|| format!("openings {}", path.display()))?
+        }
+        None => book::openings::parse(BUILTIN_OPENINGS)
+            .context("the built-in openings (arena/data/openings.epd)")?,
+    };
     Ok(list.into_iter().map(|o| o.position).collect())
 }
 
@@ -296,7 +307,7 @@ impl Source {
                 }
                 Source::Relabel(games)
             }
-            (None, None) => Source::SelfPlay(load_openings(&args.openings)?),
+            (None, None) => Source::SelfPlay(load_openings(args.openings.as_deref())?),
         })
     }
 

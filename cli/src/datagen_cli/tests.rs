@@ -18,10 +18,7 @@ fn args(out: PathBuf) -> DatagenArgs {
         hard_nodes: 3_000,
         nodes: None,
         threads: 2,
-        openings: PathBuf::from(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../arena/data/openings.epd"
-        )),
+        openings: None,
         random_plies: 4,
         max_plies: 200,
         win_score: 1_000,
@@ -210,11 +207,11 @@ fn bad_input_is_an_error_not_a_crash() {
     let scratch = test_support::scratch_dir("datagen");
     let temp = |name: &str| scratch.join(name);
     let mut a = args(temp("bad.games"));
-    a.openings = temp("missing.epd");
+    a.openings = Some(temp("missing.epd"));
     assert!(generate(&a).is_err());
     let empty = temp("empty.epd");
     std::fs::write(&empty, "# nothing\n\n").expect("write");
-    a.openings = empty.clone();
+    a.openings = Some(empty.clone());
     assert!(generate(&a).is_err());
     std::fs::write(&empty, "not a fen\n").expect("write");
     let err = generate(&a).expect_err("bad FEN");
@@ -357,7 +354,7 @@ fn from_the_start_position(
     std::fs::write(&openings, format!("{}\n", board::START_FEN)).expect("write");
     let out = temp(&format!("{name}.games"));
     let mut a = args(out.clone());
-    a.openings = openings.clone();
+    a.openings = Some(openings.clone());
     a.random_plies = random_plies;
     a.positions = None;
     a.games = Some(games);
@@ -492,5 +489,34 @@ fn a_generation_references_the_chunks_of_an_earlier_one() {
     assert!(
         format!("{err:#}").contains("earlier generation ../nowhere"),
         "{err:#}"
+    );
+}
+
+/// Without `--openings` the run plays the built-in suite, the same games a
+/// run given `arena/data/openings.epd` plays with the same seed, whatever
+/// the working directory.
+#[test]
+fn the_built_in_suite_is_the_arena_file() {
+    let scratch = test_support::scratch_dir("datagen");
+    let temp = |name: &str| scratch.join(name);
+    let file = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../arena/data/openings.epd"
+    ));
+    let fens = |list: Vec<Position>| list.iter().map(Position::fen).collect::<Vec<_>>();
+    assert_eq!(
+        fens(load_openings(None).expect("built in")),
+        fens(load_openings(Some(&file)).expect("file"))
+    );
+    let mut a = args(temp("builtin.games"));
+    a.positions = None;
+    a.games = Some(4);
+    generate(&a).expect("built-in suite");
+    a.out = temp("file.games");
+    a.openings = Some(file);
+    generate(&a).expect("file suite");
+    assert_eq!(
+        read_games(&temp("builtin.games")).expect("games"),
+        read_games(&temp("file.games")).expect("games")
     );
 }
