@@ -71,22 +71,23 @@ fn engine_solves_the_suite() {
         // late-move pruning leaves near the leaves depends on the network's
         // scores, so the depth at which a mate first shows does too
         // (`chariot-4` showed every mate here by `2n + 2`, `chariot-5` game
-        // 1555's mate in two at 7): the property asked of any network is
-        // the mate, with its exact score, within eight plies more than its
-        // length, not the depth one network needed.
-        let depth = match &c.expect {
-            Expect::Mate { n, .. } => 2 * n + 7,
-            Expect::Avoid(_) => 5,
-        };
-        engine.new_game();
-        engine.start(
-            pos,
-            Limits {
-                depth: Some(depth),
+        // 1555's mate in two at 7): no depth is asked of a mate, only what
+        // any network must give, a `go mate n` that ends with the mate,
+        // exactly scored, within a node budget far above what these
+        // positions need. An avoided move is asked at depth 5.
+        let limits = match &c.expect {
+            Expect::Mate { n, .. } => Limits {
+                mate: Some(*n),
+                nodes: Some(2_000_000),
                 ..Limits::default()
             },
-            Box::new(|_| {}),
-        );
+            Expect::Avoid(_) => Limits {
+                depth: Some(5),
+                ..Limits::default()
+            },
+        };
+        engine.new_game();
+        engine.start(pos, limits, Box::new(|_| {}));
         let r = engine.wait();
         let best = r.best.expect("a move");
         let ok = match &c.expect {
