@@ -82,6 +82,19 @@ fn fen_of_line(line: &str) -> String {
     fields[..take].join(" ")
 }
 
+/// The default suite, `arena/data/openings.epd` (240 balanced openings),
+/// built in so that a tool run from any directory, or installed, plays
+/// the positions a run from the repository's root plays.
+pub const BUILTIN: &str = include_str!("../../arena/data/openings.epd");
+
+/// The built-in suite ([`BUILTIN`]), read.
+///
+/// # Errors
+/// As [`parse`] (a test keeps the file readable).
+pub fn builtin() -> Result<Vec<Opening>, OpeningsError> {
+    parse(BUILTIN)
+}
+
 /// Reads a suite from a file.
 ///
 /// # Errors
@@ -147,5 +160,10 @@ mod tests {
             parse("3k5/3R5/3R5/9/9/9/9/9/9/4K4 b - - 0 1\n"),
             Err(OpeningsError::NoMove { line: 1 })
         ));
+    }
+
+    #[test]
+    fn the_built_in_suite_reads() {
+        assert_eq!(builtin().map(|list| list.len()).ok(), Some(240));
     }
 }

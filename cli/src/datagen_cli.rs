@@ -260,21 +260,17 @@ fn record_chunk(args: &DatagenArgs, s: &Summary, manifest: &Path) -> Result<()> 
     )
 }
 
-/// The default suite: `arena/data/openings.epd`, built in so that a run
-/// from any directory (or an installed binary) plays the games a run from
-/// the repository's root plays with the same seed.
-const BUILTIN_OPENINGS: &str = include_str!("../../arena/data/openings.epd");
-
 /// Reads the opening positions (`book::openings`, as the arena reads
-/// them), naming the file; without one, the built-in suite.
+/// them), naming the file; without one, the built-in suite
+/// (`book::openings::builtin`).
 fn load_openings(path: Option<&Path>) -> Result<Vec<Position>> {
-    let list = match path {
-        Some(path) => {
-            book::openings::load(path).with_context(|| format!("openings {}", path.display()))?
-        }
-        None => book::openings::parse(BUILTIN_OPENINGS)
-            .context("the built-in openings (arena/data/openings.epd)")?,
-    };
+    let list =
+        match path {
+            Some(path) => book::openings::load(path)
+                .with_context(|| format!("openings {}", path.display()))?,
+            None => book::openings::builtin()
+                .context("the built-in openings (arena/data/openings.epd)")?,
+        };
     Ok(list.into_iter().map(|o| o.position).collect())
 }
 

@@ -3,7 +3,7 @@
 //! restriction, `MultiPV`, stop, ponder and bench determinism.
 
 use std::time::Duration;
-use test_support::{depth, forces_no_move, mv};
+use test_support::{depth, forces_no_move, mate, mv};
 
 use board::{Move, Position};
 use engine::bench::{BenchOptions, run};
@@ -18,17 +18,6 @@ fn search(fen: &str, limits: Limits) -> SearchResult {
     let mut engine = Engine::new();
     engine.start(pos(fen), limits, Box::new(|_| {}));
     engine.wait()
-}
-
-/// `go mate M nodes N`: the search ends after the first iteration that
-/// shows a mate in at most `plies` plies, and at a million nodes if none
-/// does (then the score tells the failure).
-fn mate_search(plies: i32) -> Limits {
-    Limits {
-        mate: Some((plies as u32).div_ceil(2)),
-        nodes: Some(1_000_000),
-        ..Limits::default()
-    }
 }
 
 fn assert_mate(fen: &str, plies: i32) {
@@ -50,7 +39,8 @@ fn assert_mate(fen: &str, plies: i32) {
     // 6 with chariot-5). The property any network must give is a `go
     // mate` that ends with the shortest mate, exactly scored, within a
     // node budget far above what these positions need.
-    let r = search(fen, mate_search(plies));
+    // At a million nodes without the mate, the score tells the failure.
+    let r = search(fen, mate((plies as u32).div_ceil(2), 1_000_000));
     assert_eq!(r.score, Score::Mate(plies), "{fen}");
     assert_eq!(r.rule, None);
     let best = r.best.expect("a mating move");

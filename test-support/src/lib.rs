@@ -52,6 +52,17 @@ pub fn depth(depth: u32) -> Limits {
     }
 }
 
+/// Limits of `go mate moves nodes N`: the search ends after the first
+/// iteration that shows a mate in at most `moves` moves, or at `nodes`.
+#[must_use]
+pub fn mate(moves: u32, nodes: u64) -> Limits {
+    Limits {
+        mate: Some(moves),
+        nodes: Some(nodes),
+        ..Limits::default()
+    }
+}
+
 /// `engine`'s search of `pos` to `plies`, waited for.
 pub fn search_depth(engine: &mut Engine, pos: Position, plies: u32) -> SearchResult {
     engine.start(pos, depth(plies), Box::new(|_| {}));

@@ -3,8 +3,8 @@
 //! depth; another test re-derives every answer by brute force.
 
 use board::{Move, Position};
-use engine::{Engine, Limits, Score};
-use test_support::{forces_no_move, wins_after};
+use engine::{Engine, Score};
+use test_support::{depth, forces_no_move, mate, wins_after};
 
 /// What the engine must do in a suite position.
 enum Expect {
@@ -76,15 +76,8 @@ fn engine_solves_the_suite() {
         // exactly scored, within a node budget far above what these
         // positions need. An avoided move is asked at depth 5.
         let limits = match &c.expect {
-            Expect::Mate { n, .. } => Limits {
-                mate: Some(*n),
-                nodes: Some(2_000_000),
-                ..Limits::default()
-            },
-            Expect::Avoid(_) => Limits {
-                depth: Some(5),
-                ..Limits::default()
-            },
+            Expect::Mate { n, .. } => mate(*n, 2_000_000),
+            Expect::Avoid(_) => depth(5),
         };
         engine.new_game();
         engine.start(pos, limits, Box::new(|_| {}));
