@@ -924,7 +924,9 @@ def run_spsa(client: Client, args, state: dict, path: Path, files, links, order,
                             log(f"  batch {number}: {line}")
                 fill()
         except KeyboardInterrupt:
-            log(f"spsa: interrupted at iteration {state['iter']}; continue with --resume {path}")
+            # An interrupt can land after a batch is applied in memory but
+            # before its file is replaced: name what a resume will find.
+            log(f"spsa: interrupted at iteration {spsa.load_state(path)['iter']}; continue with --resume {path}")
             raise
         finally:
             running.cancel()
