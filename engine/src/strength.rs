@@ -368,32 +368,55 @@ mod tests {
         );
     }
 
+    /// The ladder's Elo of a skill, interpolated between its rows as
+    /// [`skill_for_elo`] reads them.
+    fn ladder_elo(skill: u8) -> f64 {
+        let pair = ELO_LADDER
+            .windows(2)
+            .find(|w| skill <= w[1].0)
+            .expect("a skill within the ladder");
+        let ((s0, e0), (s1, e1)) = (pair[0], pair[1]);
+        f64::from(e0) + f64::from(skill - s0) / f64::from(s1 - s0) * f64::from(e1 - e0)
+    }
+
+    /// Properties of the table, not its values: a refit (a new network)
+    /// changes every row and none of these.
     #[test]
     fn elo_follows_the_ladder() {
-        assert_eq!((MIN_ELO, MAX_ELO), (645, 2650));
+        assert_eq!(ELO_LADDER[0].0, 0, "the ladder starts at skill 0");
+        assert_eq!(ELO_LADDER[ELO_LADDER.len() - 1].0, MAX_SKILL);
         assert!(
             ELO_LADDER
                 .windows(2)
-                .all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1)
+                .all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1),
+            "skills and Elo both rise"
         );
         assert_eq!(skill_for_elo(0), 0);
         assert_eq!(skill_for_elo(MIN_ELO), 0);
-        assert_eq!(skill_for_elo(1745), 10);
-        assert_eq!(skill_for_elo(1844), 10);
-        assert_eq!(skill_for_elo(1845), 11);
-        // At or below: ElephantEye's 2000 falls between skill 11 (1845)
-        // and 12 (2225), the ladder's widest step, and gets skill 11.
-        assert_eq!(skill_for_elo(2000), 11);
-        assert_eq!(skill_for_elo(2224), 11);
-        assert_eq!(skill_for_elo(2225), 12);
-        assert_eq!(skill_for_elo(2320), 13);
-        assert_eq!(skill_for_elo(2410), 14);
-        assert_eq!(skill_for_elo(2649), 19);
-        assert_eq!(skill_for_elo(MAX_ELO), 20);
-        assert_eq!(skill_for_elo(u32::MAX), 20);
+        assert_eq!(skill_for_elo(MAX_ELO), MAX_SKILL);
+        assert_eq!(skill_for_elo(u32::MAX), MAX_SKILL);
+        for &(skill, elo) in ELO_LADDER {
+            assert_eq!(skill_for_elo(elo), skill, "a row's Elo plays its skill");
+            if elo > MIN_ELO {
+                assert!(skill_for_elo(elo - 1) < skill, "one below plays lower");
+            }
+        }
+        // At or below: every Elo gets the strongest skill the ladder puts
+        // at or under it, ElephantEye's 2000 included.
+        for elo in (MIN_ELO..=MAX_ELO).step_by(7).chain([2000]) {
+            let skill = skill_for_elo(elo);
+            assert!(ladder_elo(skill) <= f64::from(elo), "{elo}: skill {skill}");
+            if skill < MAX_SKILL {
+                assert!(
+                    ladder_elo(skill + 1) > f64::from(elo),
+                    "{elo}: skill {skill}"
+                );
+            }
+        }
+        let twelve = ELO_LADDER.iter().find(|r| r.0 == 12).expect("a row");
         let o = StrengthOptions {
             limit_strength: true,
-            elo: 2225,
+            elo: twelve.1,
             skill: 3,
             ..StrengthOptions::default()
         };

@@ -115,7 +115,11 @@ fn pikafish_options() {
     );
     assert_eq!(o.strength.skill, 20, "clamped");
     o.set(Dialect::Uci, "UCI_LimitStrength", Some("true"));
-    o.set(Dialect::Uci, "UCI_Elo", Some("1745"));
+    let ten = strength::ELO_LADDER
+        .iter()
+        .find(|r| r.0 == 10)
+        .expect("a row");
+    o.set(Dialect::Uci, "UCI_Elo", Some(&ten.1.to_string()));
     assert_eq!(o.strength.level().skill, 10);
     let a = o.set(Dialect::Uci, "Contempt", Some("3"));
     assert_eq!(a.diagnostics, vec!["unknown option: Contempt".to_string()]);
