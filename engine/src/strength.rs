@@ -48,26 +48,26 @@ const TEMPERATURE_STEP: i32 = 4;
 const DRAW_BELOW: u8 = 12;
 
 /// `UCI_Elo` by skill, as measured in games with the network
-/// `chariot-5` (`docs/lab/strength.md`, "Strength levels"): ElephantEye 3.31
+/// `chariot-6` (`docs/lab/strength.md`, "Strength levels"): ElephantEye 3.31
 /// at its default strength (5 s + 0.05 s, no book) is 2000 on this scale.
 /// One least-squares fit over the levels' meetings with each other (at
 /// 100,000 nodes a move, 120–2,400 games a meeting) and with ElephantEye
 /// (skill 12, 240 games) places every row, rounded to 5
 /// (`tools/ladder/fit.py`); each row's error is in the table there
-/// (±53 at skill 12, up to ±85 at the ends). Levels between two rows are
+/// (±56 at skill 12, up to ±82 at the ends). Levels between two rows are
 /// interpolated.
 pub const ELO_LADDER: &[(u8, u32)] = &[
-    (0, 645),
-    (2, 860),
-    (4, 1010),
-    (6, 1265),
-    (8, 1520),
-    (10, 1745),
-    (11, 1845),
-    (12, 2225),
-    (14, 2410),
-    (16, 2535),
-    (20, 2650),
+    (0, 840),
+    (2, 1045),
+    (4, 1160),
+    (6, 1395),
+    (8, 1645),
+    (10, 1830),
+    (11, 1970),
+    (12, 2320),
+    (14, 2485),
+    (16, 2600),
+    (20, 2665),
 ];
 
 /// A network the ladder was measured or checked with.
@@ -99,8 +99,8 @@ pub enum LadderBasis {
 /// fails until the new network is checked, and its row added here with
 /// the check in the strength log, or the ladder is fitted again.
 pub const LADDER_NETWORKS: &[LadderNetwork] = &[LadderNetwork {
-    name: "chariot-5",
-    checksum: 0xea45_3ce0,
+    name: "chariot-6",
+    checksum: 0xf7fe_8132,
     basis: LadderBasis::Fitted,
 }];
 
