@@ -44,7 +44,7 @@ SKIP = [
     (r"^sudo |^xboard ", "a desktop GUI (README: tried by hand under Xvfb)"),
     (r"^python3 -m venv .*cchess|^venv/bin/", "the cchess client: tests/python/run.sh plays it in CI"),
     (r"^pip install|^python3 -m pip", "the Python package: CI installs and tests it"),
-    (r"chariot-train train \$\(target/release/chariot data files data/chariot-6\)",
+    (r"chariot-train train \$\(target/release/chariot data files data/chariot-\d+\)",
      "retrains the shipped network on all its data (twenty minutes): the same options run on toy data above"),
     (r"^cmp retrained\.nnue", "needs the full retraining above"),
 ]
