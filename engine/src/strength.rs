@@ -55,7 +55,8 @@ const DRAW_BELOW: u8 = 12;
 /// (skill 12, 240 games) places every row, rounded to 5
 /// (`tools/ladder/fit.py`); each row's error is in the table there
 /// (±56 at skill 12, up to ±82 at the ends). Levels between two rows are
-/// interpolated.
+/// interpolated. `engine/tests/ladder_claims.rs` holds the fit's table and
+/// the pages that quote it (README, `docs/ucci.md`) to these rows.
 pub const ELO_LADDER: &[(u8, u32)] = &[
     (0, 840),
     (2, 1045),
