@@ -70,6 +70,12 @@ fn measured(section: &str, skill: u8) -> (u32, u32) {
     (parse(elo), parse(err))
 }
 
+/// `text` with every run of whitespace one space, so that a sentence
+/// matches however the page wraps it.
+fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 fn round_to_5(elo: u32) -> u32 {
     (elo + 2) / 5 * 5
 }
@@ -101,9 +107,8 @@ fn the_fit_section_lists_the_ladder_it_rounds_to() {
         and_list(&elos),
         and_list(&skills)
     );
-    let flat = section.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
-        flat.contains(&sentence),
+        flat(section).contains(&sentence),
         "docs/lab/strength.md's fit section should say {sentence:?}"
     );
 }
@@ -159,9 +164,8 @@ fn the_protocol_pages_quote_the_ladder() {
         );
     }
     let range = format!("({MIN_ELO}–{MAX_ELO} on a scale");
-    let flat = DESIGN.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
-        flat.contains(&range),
+        flat(DESIGN).contains(&range),
         "docs/design.md should give UCI_Elo's range as {range:?}"
     );
 }
