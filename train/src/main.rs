@@ -112,9 +112,8 @@ struct TrainArgs {
     #[arg(long)]
     scalar: bool,
     /// The network architecture, by name or by its file format version:
-    /// squares (format 3: every square for every piece, one output) or
-    /// squares-attack (format 6: the inputs once per attack bucket,
-    /// trained with a factoriser); `docs/nnue.md` §1.
+    /// squares (format 3: every square for every piece, one output), the
+    /// only one this build has; `docs/nnue.md` §1.
     #[arg(long, value_name = "ARCH", default_value = "squares")]
     arch: Arch,
 }

@@ -16,20 +16,8 @@
 //! quantised accumulator cannot overflow 16 bits (33 rows × 1.98 × 255 is
 //! below 16,700) and the quantised output weights stay within the engine's
 //! ±127.
-//!
-//! **The factoriser.** Where an architecture has several input buckets
-//! (`squares-attack`), a piece on a square has one row per bucket, and a
-//! bucket seldom seen would learn its rows from little data. The float
-//! network then has [`factor_rows`] more first-layer rows, one per piece
-//! and square, shared by every bucket: a perspective's row `r` in the
-//! engine's layout is trained as `r` plus its factor row ([`model_rows`]),
-//! so what all buckets have in common is learned from all the data. The
-//! export adds each factor row into the bucket rows that share it (and
-//! clips the sum to ±[`WEIGHT_LIMIT`], which the sums of trained networks
-//! stay far inside), so the engine's file has the engine's rows only. A
-//! factor row starts at zero: at first every bucket is its own.
 
-use engine::nnue::features::{Arch, HIDDEN, MAX_ACTIVE, squares};
+use engine::nnue::features::{Arch, HIDDEN};
 use engine::nnue::network::{MAX_OUTPUT_WEIGHT, QA, QB, SCALE};
 use engine::nnue::{Network, simd};
 use rand_core::RngCore;
@@ -40,80 +28,12 @@ use crate::kernels::{self, Backend, Row};
 /// The bound on every weight and bias, in float units.
 pub const WEIGHT_LIMIT: f32 = 1.98;
 
-/// The most first-layer rows a float network has ([`model_rows_of`]: the
-/// engine's and the factoriser's).
-pub const MAX_MODEL_ROWS: usize = {
-    let mut most = 0;
-    let mut i = 0;
-    while i < Arch::ALL.len() {
-        if model_rows_of(Arch::ALL[i]) > most {
-            most = model_rows_of(Arch::ALL[i]);
-        }
-        i += 1;
-    }
-    most
-};
-
-/// The factoriser's first-layer rows of `arch` (see the module
-/// documentation): one per piece and square where the architecture has
-/// several input buckets, none where it has one.
-pub const fn factor_rows(arch: Arch) -> usize {
-    if arch.input_buckets() > 1 {
-        squares::INPUTS
-    } else {
-        0
-    }
-}
-
-/// The float network's first-layer rows of `arch`: the engine's, then the
-/// factoriser's.
-pub const fn model_rows_of(arch: Arch) -> usize {
-    arch.inputs() + factor_rows(arch)
-}
-
-/// Room for one perspective's rows in the float network's layout.
-#[derive(Clone, Debug)]
-pub struct ModelRows([u16; 2 * MAX_ACTIVE]);
-
-impl Default for ModelRows {
-    fn default() -> ModelRows {
-        ModelRows([0; 2 * MAX_ACTIVE])
-    }
-}
-
-/// The float network's rows of one perspective whose rows in the engine's
-/// layout are `rows`: the same rows where `arch` has no factoriser;
-/// otherwise the rows and then, in the same order, each one's factor row
-/// (written into `room`).
-#[inline]
-pub fn model_rows<'a>(arch: Arch, rows: &'a [u16], room: &'a mut ModelRows) -> &'a [u16] {
-    if factor_rows(arch) == 0 {
-        return rows;
-    }
-    let n = rows.len().min(MAX_ACTIVE);
-    // Factor rows are below MAX_MODEL_ROWS, which fits in u16.
-    #[allow(clippy::cast_possible_truncation)]
-    let base = arch.inputs() as u16;
-    // The input count per bucket is a few thousand: it fits in u16.
-    #[allow(clippy::cast_possible_truncation)]
-    let per_bucket = squares::INPUTS as u16;
-    room.0[..n].copy_from_slice(&rows[..n]);
-    for (f, &r) in room.0[n..2 * n].iter_mut().zip(rows) {
-        *f = base + r % per_bucket;
-    }
-    &room.0[..2 * n]
-}
-
-// Model rows are stored as `u16`.
-const _: () = assert!(MAX_MODEL_ROWS < 1 << 16);
-
 /// The network's parameters in `f32`, laid out as the engine's.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNetwork {
     /// The engine's architecture it has the shape of.
     pub arch: Arch,
-    /// First layer: one row per input ([`Arch::inputs`] of them), then
-    /// the factoriser's ([`factor_rows`]).
+    /// First layer: one row per input ([`Arch::inputs`] of them).
     pub ft: Vec<Row>,
     /// First-layer biases.
     pub ft_bias: Row,
@@ -138,8 +58,6 @@ pub struct Pass {
     them: Row,
     d_us: Row,
     d_them: Row,
-    rows_us: ModelRows,
-    rows_them: ModelRows,
 }
 
 impl Pass {
@@ -152,8 +70,6 @@ impl Pass {
             them: Row::ZERO,
             d_us: Row::ZERO,
             d_them: Row::ZERO,
-            rows_us: ModelRows::default(),
-            rows_them: ModelRows::default(),
         }
     }
 }
@@ -175,11 +91,8 @@ impl FloatNetwork {
         let out_limit = 1.0 / ((2 * HIDDEN) as f32).sqrt();
         // Drawn in the order of the engine's layout: the first layer row
         // by row, its biases, the output weights bucket by bucket.
-        // The factor rows start at zero, after the random draws, so an
-        // architecture without them draws what it always drew.
         let ft = (0..arch.inputs())
             .map(|_| Row::from_fn(|_| uniform(rng, ft_limit)))
-            .chain((0..factor_rows(arch)).map(|_| Row::ZERO))
             .collect();
         let ft_bias = Row::from_fn(|_| uniform(rng, ft_limit));
         let out = (0..arch.output_buckets())
@@ -203,10 +116,8 @@ impl FloatNetwork {
     pub fn forward(&self, s: &Sample<'_>, pass: &mut Pass) -> f32 {
         let b = pass.backend;
         let k = usize::from(s.bucket);
-        let us = model_rows(self.arch, s.us, &mut pass.rows_us);
-        kernels::hidden(b, &self.ft_bias, &self.ft, us, &mut pass.us);
-        let them = model_rows(self.arch, s.them, &mut pass.rows_them);
-        kernels::hidden(b, &self.ft_bias, &self.ft, them, &mut pass.them);
+        kernels::hidden(b, &self.ft_bias, &self.ft, s.us, &mut pass.us);
+        kernels::hidden(b, &self.ft_bias, &self.ft, s.them, &mut pass.them);
         kernels::output(b, &pass.us, &pass.them, &self.out[k]) + self.out_bias[k]
     }
 
@@ -241,10 +152,8 @@ impl FloatNetwork {
         {
             *g += u + t;
         }
-        let us = model_rows(self.arch, s.us, &mut pass.rows_us);
-        kernels::add_rows(b, &mut grad.ft, us, &pass.d_us);
-        let them = model_rows(self.arch, s.them, &mut pass.rows_them);
-        kernels::add_rows(b, &mut grad.ft, them, &pass.d_them);
+        kernels::add_rows(b, &mut grad.ft, s.us, &pass.d_us);
+        kernels::add_rows(b, &mut grad.ft, s.them, &pass.d_them);
     }
 
     /// A bound, in centipawns, on how far the quantised network's score of
@@ -276,7 +185,7 @@ impl FloatNetwork {
     pub fn zeros(arch: Arch) -> FloatNetwork {
         FloatNetwork {
             arch,
-            ft: vec![Row::ZERO; model_rows_of(arch)],
+            ft: vec![Row::ZERO; arch.inputs()],
             ft_bias: Row::ZERO,
             out: vec![[Row::ZERO; 2]; arch.output_buckets()],
             out_bias: vec![0.0; arch.output_buckets()],
@@ -318,24 +227,7 @@ impl FloatNetwork {
             .chain(out.iter_mut().flatten())
     }
 
-    /// The first layer in the engine's layout: each row with its factor
-    /// row added (clipped to ±[`WEIGHT_LIMIT`]) where the architecture has
-    /// a factoriser, the rows themselves otherwise.
-    pub fn engine_rows(&self) -> Vec<Row> {
-        let inputs = self.arch.inputs();
-        if factor_rows(self.arch) == 0 {
-            return self.ft[..inputs].to_vec();
-        }
-        (0..inputs)
-            .map(|r| {
-                let (row, factor) = (&self.ft[r], &self.ft[inputs + r % squares::INPUTS]);
-                Row::from_fn(|j| (row[j] + factor[j]).clamp(-WEIGHT_LIMIT, WEIGHT_LIMIT))
-            })
-            .collect()
-    }
-
-    /// The quantised network: first layer `round(w × QA)` (in the
-    /// engine's layout, [`FloatNetwork::engine_rows`]), output weights
+    /// The quantised network: first layer `round(w × QA)`, output weights
     /// `round(w × QB)` (within ±127), output biases `round(b × QA × QB)`.
     pub fn quantise(&self) -> Network {
         #[allow(clippy::cast_precision_loss)]
@@ -344,7 +236,7 @@ impl FloatNetwork {
         #[allow(clippy::cast_possible_truncation)]
         let q16 = |w: f32, q: f32, limit: f32| (w * q).round().clamp(-limit, limit) as i16;
         let ft = self
-            .engine_rows()
+            .ft
             .iter()
             .map(|row| std::array::from_fn(|j| q16(row[j], qa, 32767.0)))
             .collect();
@@ -396,53 +288,4 @@ pub fn quantised_cp(net: &Network, s: &Sample<'_>) -> i32 {
 /// The logistic function.
 pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use rand_pcg::Pcg64Mcg;
-
-    #[test]
-    fn factor_rows_are_shared_by_the_buckets_and_folded_at_export() {
-        assert_eq!(factor_rows(Arch::Squares), 0);
-        let arch = Arch::SquaresByAttack;
-        let inputs = arch.inputs();
-        assert_eq!(factor_rows(arch), squares::INPUTS);
-        // The same piece on the same square in buckets 0 and 3 shares one
-        // factor row.
-        let per = squares::INPUTS as u16;
-        let rows = [5, 3 * per + 5, 2 * per + 700];
-        let mut room = ModelRows::default();
-        let got = model_rows(arch, &rows, &mut room);
-        let base = inputs as u16;
-        assert_eq!(
-            got,
-            &[
-                5,
-                3 * per + 5,
-                2 * per + 700,
-                base + 5,
-                base + 5,
-                base + 700
-            ]
-        );
-        let mut room = ModelRows::default();
-        assert_eq!(model_rows(Arch::Squares, &rows[..1], &mut room), &rows[..1]);
-
-        let mut net = FloatNetwork::random(arch, &mut Pcg64Mcg::new(3));
-        assert_eq!(net.ft.len(), inputs + squares::INPUTS);
-        assert!(net.ft[inputs..].iter().all(|r| *r == Row::ZERO));
-        net.ft[inputs + 5] = Row::from_fn(|_| 0.25);
-        let folded = net.engine_rows();
-        assert_eq!(folded.len(), inputs);
-        for r in [5, squares::INPUTS + 5, 3 * squares::INPUTS + 5] {
-            assert_eq!(folded[r], Row::from_fn(|j| net.ft[r][j] + 0.25));
-        }
-        assert_eq!(folded[6], net.ft[6]);
-        // A sum past the limit is clipped.
-        net.ft[inputs + 6] = Row::from_fn(|_| WEIGHT_LIMIT);
-        net.ft[6] = Row::from_fn(|_| 1.0);
-        assert_eq!(net.engine_rows()[6], Row::from_fn(|_| WEIGHT_LIMIT));
-    }
 }

@@ -29,14 +29,13 @@
 //! of the squares encoding's 1,260 rows (squares where no piece of that
 //! kind can stand) and, in small batches, the rare ones.
 
+use engine::nnue::features::MAX_INPUTS;
 use rayon::prelude::*;
 
 use crate::dataset::{Dataset, Entry, MirrorRows};
 use crate::kernels::{self, BETA1, BETA2, Backend, Row};
 use crate::loss::{Config, out_scale, target};
-use crate::model::{
-    FloatNetwork, MAX_MODEL_ROWS, ModelRows, Pass, WEIGHT_LIMIT, model_rows, sigmoid,
-};
+use crate::model::{FloatNetwork, Pass, WEIGHT_LIMIT, sigmoid};
 
 mod dense;
 pub use dense::Dense;
@@ -82,7 +81,6 @@ fn slice_gradient(
     let k = out_scale(cfg);
     let mut sum = 0.0f64;
     let mut room = MirrorRows::default();
-    let mut rows = ModelRows::default();
     for (i, &e) in slice.iter().enumerate() {
         data.prefetch(slice, i, 1);
         let s = data.entry(e, &mut room);
@@ -92,8 +90,8 @@ fn slice_gradient(
         let dy = 2.0 * d * p * (1.0 - p) * k * inv;
         net.backward(&s, pass, dy, grad);
         if let Some(t) = touched.as_deref_mut() {
-            t.insert_rows(model_rows(net.arch, s.us, &mut rows));
-            t.insert_rows(model_rows(net.arch, s.them, &mut rows));
+            t.insert_rows(s.us);
+            t.insert_rows(s.them);
         }
     }
     sum
@@ -124,11 +122,11 @@ pub(crate) fn loss_sum(
 
 /// A set of first-layer rows, as a bitmap.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RowSet([u64; MAX_MODEL_ROWS.div_ceil(64)]);
+pub struct RowSet([u64; MAX_INPUTS.div_ceil(64)]);
 
 impl Default for RowSet {
     fn default() -> RowSet {
-        RowSet([0; MAX_MODEL_ROWS.div_ceil(64)])
+        RowSet([0; MAX_INPUTS.div_ceil(64)])
     }
 }
 
@@ -235,14 +233,12 @@ impl Worker {
         );
         self.next = RowSet::default();
         let mut room = MirrorRows::default();
-        let mut rows = ModelRows::default();
         for (i, &e) in share.next.iter().enumerate() {
             // Little work a sample here: fetch further ahead.
             data.prefetch(share.next, i, 8);
             let s = data.entry(e, &mut room);
-            self.next.insert_rows(model_rows(net.arch, s.us, &mut rows));
-            self.next
-                .insert_rows(model_rows(net.arch, s.them, &mut rows));
+            self.next.insert_rows(s.us);
+            self.next.insert_rows(s.them);
         }
         sum
     }

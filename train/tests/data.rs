@@ -310,8 +310,8 @@ fn a_closed_stdout_costs_a_run_only_its_report() {
     );
 }
 
-/// A network file of a version this build does not read — 4, the format
-/// that never shipped, among them — is refused by `check` with the
+/// A network file of a version this build does not read — 4, 5 and 6,
+/// the formats that never shipped, among them — is refused by `check` with the
 /// loader's reason, and `--arch` refuses a removed architecture by name
 /// before any data is read.
 #[test]
@@ -323,6 +323,7 @@ fn unknown_versions_and_architectures_are_refused_by_name() {
     for (version, why) in [
         (4u8, "never shipped"),
         (5, "never shipped"),
+        (6, "never shipped"),
         (1, "256-wide"),
         (9, ""),
     ] {
@@ -339,19 +340,21 @@ fn unknown_versions_and_architectures_are_refused_by_name() {
         assert!(!run.status.success(), "version {version} accepted");
         assert!(
             err.contains(&format!(
-                "network format version {version}, this build reads versions 3 and 6"
+                "network format version {version}, this build reads version 3"
             )) && err.contains(why),
             "{err}"
         );
     }
-    let run = train_command(&dir.join("never.nnue"), &["--arch", "v4"])
-        .output()
-        .expect("run chariot-train");
-    let err = String::from_utf8_lossy(&run.stderr);
-    assert!(!run.status.success());
-    assert!(
-        err.contains("never shipped") && err.contains("squares (format 3)"),
-        "{err}"
-    );
-    assert!(!dir.join("never.nnue").exists());
+    for arch in ["v4", "squares-attack"] {
+        let run = train_command(&dir.join("never.nnue"), &["--arch", arch])
+            .output()
+            .expect("run chariot-train");
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert!(!run.status.success(), "{arch} accepted");
+        assert!(
+            err.contains("never shipped") && err.contains("squares (format 3)"),
+            "{err}"
+        );
+        assert!(!dir.join("never.nnue").exists());
+    }
 }

@@ -7,8 +7,7 @@
 //! costs a few row additions where [`Accumulator::refresh`] costs one per
 //! piece. A perspective whose input bucket the move changes
 //! ([`features::Arch::bucket_changed`]: a general's move to another king
-//! bucket, a capture of a side's last attacking piece of a group) is
-//! refreshed instead, because every one of its rows changes.
+//! bucket) is refreshed instead, because every one of its rows changes.
 //!
 //! The search will keep one accumulator per ply: [`Accumulator::update_from`]
 //! writes the next ply's from the previous one in a single pass, and unmake

@@ -17,16 +17,15 @@
 //! - [`Arch::Squares`] ([`squares`], format 3): every square for every
 //!   piece, `2 × 7 × 90 = 1260` inputs per king bucket, one king bucket,
 //!   one output layer, a hidden layer of [`HIDDEN`].
-//! - [`Arch::SquaresByAttack`] ([`attack`], format 6): the squares rows
-//!   once per attack bucket (whether the perspective's side still has a
-//!   chariot, and a horse or cannon), four in all, and one output layer.
+//!
+//! Formats 4, 5 and 6 were tried and lost in games (`docs/nnue.md` §7);
+//! this build refuses them by name.
 //!
 //! A perspective's rows all lie in one input bucket ([`Arch::input_bucket`]):
-//! its general's king bucket in format 3 (one, so far), its attack
-//! bucket in format 6. A move that changes it ([`Arch::bucket_changed`])
-//! changes every row of that side, and the accumulator refreshes that side.
+//! its general's king bucket (one, so far). A move that changes it
+//! ([`Arch::bucket_changed`]) changes every row of that side, and the
+//! accumulator refreshes that side.
 
-pub mod attack;
 pub mod squares;
 
 use std::fmt;
@@ -72,21 +71,16 @@ pub enum Arch {
     /// Every square for every piece, by king bucket ([`squares`]), one
     /// output layer. File format 3.
     Squares,
-    /// The rows of [`Arch::Squares`] once per [`attack::BUCKETS`] input
-    /// buckets, chosen by each side's attacking material ([`attack`]), one
-    /// output layer. File format 6.
-    SquaresByAttack,
 }
 
 impl Arch {
     /// Every architecture this build reads and trains.
-    pub const ALL: [Arch; 2] = [Arch::Squares, Arch::SquaresByAttack];
+    pub const ALL: [Arch; 1] = [Arch::Squares];
 
     /// The format version of its network files.
     pub const fn version(self) -> u32 {
         match self {
             Arch::Squares => 3,
-            Arch::SquaresByAttack => 6,
         }
     }
 
@@ -94,7 +88,6 @@ impl Arch {
     pub const fn from_version(version: u32) -> Option<Arch> {
         match version {
             3 => Some(Arch::Squares),
-            6 => Some(Arch::SquaresByAttack),
             _ => None,
         }
     }
@@ -103,7 +96,6 @@ impl Arch {
     pub const fn name(self) -> &'static str {
         match self {
             Arch::Squares => "squares",
-            Arch::SquaresByAttack => "squares-attack",
         }
     }
 
@@ -111,7 +103,6 @@ impl Arch {
     pub const fn input_buckets(self) -> usize {
         match self {
             Arch::Squares => squares::BUCKETS,
-            Arch::SquaresByAttack => attack::BUCKETS,
         }
     }
 
@@ -123,7 +114,7 @@ impl Arch {
     /// Output layers (one per output bucket).
     pub const fn output_buckets(self) -> usize {
         match self {
-            Arch::Squares | Arch::SquaresByAttack => 1,
+            Arch::Squares => 1,
         }
     }
 
@@ -134,7 +125,6 @@ impl Arch {
             Arch::Squares => {
                 usize::from(squares::bucket(perspective, pos.king_square(perspective)))
             }
-            Arch::SquaresByAttack => attack::bucket(perspective, pos),
         }
     }
 
@@ -145,13 +135,12 @@ impl Arch {
     /// changed: then every row of that side changed and the side needs a
     /// refresh. A king bucket changes when the own general moves from a
     /// square of another bucket than its present one (it may have gone
-    /// there and back: a refresh is still right); an attack bucket when a
-    /// capture took the side's last piece of a group.
+    /// there and back: a refresh is still right).
     #[inline]
     pub fn bucket_changed(
         self,
         perspective: Color,
-        (moved, m, captured): Change,
+        (moved, m, _captured): Change,
         pos: &Position,
     ) -> bool {
         match self {
@@ -161,7 +150,6 @@ impl Arch {
                     && squares::bucket(perspective, m.from())
                         != squares::bucket(perspective, pos.king_square(perspective))
             }
-            Arch::SquaresByAttack => attack::changed(perspective, captured, pos),
         }
     }
 
@@ -171,7 +159,6 @@ impl Arch {
     pub fn index(self, perspective: Color, bucket: usize, piece: Piece, sq: Square) -> usize {
         match self {
             Arch::Squares => squares::index(perspective, bucket, piece, sq),
-            Arch::SquaresByAttack => attack::index(perspective, bucket, piece, sq),
         }
     }
 
@@ -192,7 +179,6 @@ impl Arch {
                     .find(|&(p, _)| p == king)
                     .map_or(0, |(_, sq)| usize::from(squares::bucket(perspective, sq)))
             }
-            Arch::SquaresByAttack => attack::bucket_in(perspective, pieces.clone()),
         };
         let mut out = ArrayVec::new();
         for (p, sq) in pieces {
@@ -214,7 +200,6 @@ impl Arch {
     pub fn mirror_into<'a>(self, rows: &[u16], out: &'a mut [u16; MAX_ACTIVE]) -> &'a [u16] {
         match self {
             Arch::Squares => squares::mirror_into(rows, out),
-            Arch::SquaresByAttack => attack::mirror_into(rows, out),
         }
     }
 
@@ -225,7 +210,7 @@ impl Arch {
     #[inline]
     pub fn output_bucket(self, _pos: &Position) -> usize {
         match self {
-            Arch::Squares | Arch::SquaresByAttack => 0,
+            Arch::Squares => 0,
         }
     }
 }
@@ -240,7 +225,7 @@ impl FromStr for Arch {
     type Err = String;
 
     /// An architecture's name (`squares`), or its format version (`3` or
-    /// `v3`). Formats 4 and 5 are named as formats that never shipped.
+    /// `v3`). Formats 4, 5 and 6 are named as formats that never shipped.
     fn from_str(text: &str) -> Result<Arch, String> {
         let text = text.trim();
         if let Some(arch) = Arch::ALL
@@ -256,6 +241,11 @@ impl FromStr for Arch {
         let known = Arch::ALL
             .map(|a| format!("{a} (format {})", a.version()))
             .join(", ");
+        let version = if text.eq_ignore_ascii_case("squares-attack") {
+            Some(6)
+        } else {
+            version
+        };
         match version {
             Some(4) => Err(format!(
                 "network format 4 (legal-square inputs mirrored by the general's \
@@ -265,6 +255,11 @@ impl FromStr for Arch {
             Some(5) => Err(format!(
                 "network format 5 (format 3's inputs, 16 output layers chosen by \
                  each side's chariots, horses and cannons) never shipped and was \
+                 removed; this build trains {known}"
+            )),
+            Some(6) => Err(format!(
+                "network format 6 (format 3's inputs once per attack bucket, by \
+                 each side's chariot, horses and cannons) never shipped and was \
                  removed; this build trains {known}"
             )),
             _ => Err(format!(
@@ -321,13 +316,16 @@ mod tests {
         }
         assert_eq!("Squares".parse::<Arch>(), Ok(Arch::Squares));
         assert_eq!(Arch::Squares.version(), 3);
-        // The 256-wide formats are not this build's, nor the removed 4 and 5.
+        // The 256-wide formats are not this build's, nor the removed 4 to 6.
         for gone in [
             "v1",
             "v2",
             "v4",
             "4",
             "v5",
+            "v6",
+            "6",
+            "squares-attack",
             "squares-majors",
             "v7",
             "",
@@ -345,13 +343,14 @@ mod tests {
         );
         assert_eq!(
             "v9".parse::<Arch>(),
-            Err(
-                "unknown network architecture 'v9': this build trains squares (format 3), \
-                 squares-attack (format 6)"
-                    .into()
-            )
+            Err("unknown network architecture 'v9': this build trains squares (format 3)".into())
         );
-        for version in [0, 1, 2, 4, 5, 7] {
+        assert!(
+            "squares-attack"
+                .parse::<Arch>()
+                .is_err_and(|e| e.contains("format 6") && e.contains("never shipped"))
+        );
+        for version in [0, 1, 2, 4, 5, 6, 7] {
             assert_eq!(Arch::from_version(version), None);
         }
     }

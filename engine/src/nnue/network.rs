@@ -21,9 +21,9 @@
 //! Payload: the first layer's weights as `i16[inputs][HIDDEN]` (row =
 //! input), its biases `i16[HIDDEN]`, the output weights
 //! `i16[output buckets][2][HIDDEN]` (side to move's half first), the output
-//! biases `i32[output buckets]` (one in formats 3 and 6: the version says
-//! how many). The 256-wide formats 1 and 2 had the same layout; this build
-//! refuses them, and formats 4 and 5, by their version.
+//! biases `i32[output buckets]` (one in format 3: the version says how
+//! many). The 256-wide formats 1 and 2 had the same layout; this build
+//! refuses them, and the removed formats 4, 5 and 6, by their version.
 //!
 //! The loader reads the version, checks every field against that
 //! version's architecture before it trusts any, never panics, and names
@@ -34,7 +34,7 @@
 use std::fmt;
 use std::path::Path;
 
-use super::features::{Arch, HIDDEN, attack, squares};
+use super::features::{Arch, HIDDEN, squares};
 
 /// The file's first 8 bytes.
 pub const MAGIC: [u8; 8] = *b"CHNNUE\r\n";
@@ -148,6 +148,7 @@ impl fmt::Display for NetworkError {
                     5 => f.write_str(
                         " (version 5, output layers chosen by the major pieces, never shipped)",
                     ),
+                    6 => f.write_str(" (version 6, inputs by attack bucket, never shipped)"),
                     _ => Ok(()),
                 }
             }
@@ -455,11 +456,6 @@ impl Network {
             Arch::Squares => format!(
                 "({}x{} -> {HIDDEN})x2 -> 1",
                 squares::BUCKETS,
-                squares::INPUTS
-            ),
-            Arch::SquaresByAttack => format!(
-                "({}x{} by attack -> {HIDDEN})x2 -> 1",
-                attack::BUCKETS,
                 squares::INPUTS
             ),
         };

@@ -25,8 +25,8 @@ pub fn material(pos: &Position) -> i32 {
 
 /// Where [`synthetic`]'s games start, in turn: the start position, the
 /// start with one chariot a side, with none, and with the chariots and one
-/// horse a side only, so that every input bucket of `squares-attack` (by
-/// each side's chariots, horses and cannons) gets samples.
+/// horse a side only, so that the samples cover thin material as well as
+/// full.
 const STARTS: [&str; 4] = [
     "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
     "rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABNR w - - 0 1",
