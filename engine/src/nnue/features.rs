@@ -225,7 +225,8 @@ impl FromStr for Arch {
     type Err = String;
 
     /// An architecture's name (`squares`), or its format version (`3` or
-    /// `v3`). Formats 4, 5 and 6 are named as formats that never shipped.
+    /// `v3`). Formats 4, 5 and 6 (also by its old name, `squares-attack`)
+    /// are named as formats that never shipped.
     fn from_str(text: &str) -> Result<Arch, String> {
         let text = text.trim();
         if let Some(arch) = Arch::ALL
