@@ -19,7 +19,7 @@
 //!   one output layer, a hidden layer of [`HIDDEN`].
 //!
 //! Formats 4, 5 and 6 were tried and lost in games (`docs/nnue.md` §7);
-//! this build refuses them by name.
+//! this build refuses them by name ([`REMOVED_FORMATS`]).
 //!
 //! A perspective's rows all lie in one input bucket ([`Arch::input_bucket`]):
 //! its general's king bucket (one, so far). A move that changes it
@@ -62,6 +62,52 @@ const _: () = assert!(MAX_INPUTS < 1 << 16);
 /// The accumulator applies it, the search's stack records one per ply, and
 /// [`Arch::bucket_changed`] reads it.
 pub type Change = (Piece, Move, Option<Piece>);
+
+/// A format version that was tried, lost in games and was removed
+/// (`docs/nnue.md` §7): the loader and the trainer's `--arch` refuse it
+/// by name with these words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RemovedFormat {
+    /// Its file format version.
+    pub version: u32,
+    /// The name `--arch` took for it, where it is still refused by name.
+    pub name: Option<&'static str>,
+    /// What it was, in short (the loader's words).
+    pub short: &'static str,
+    /// What it was, in full (the trainer's words).
+    pub what: &'static str,
+}
+
+/// The removed format versions, in order.
+pub const REMOVED_FORMATS: [RemovedFormat; 3] = [
+    RemovedFormat {
+        version: 4,
+        name: None,
+        short: "the mirrored legal-square format",
+        what: "legal-square inputs mirrored by the general's file, output buckets by material",
+    },
+    RemovedFormat {
+        version: 5,
+        name: None,
+        short: "output layers chosen by the major pieces",
+        what: "format 3's inputs, 16 output layers chosen by each side's chariots, horses \
+               and cannons",
+    },
+    RemovedFormat {
+        version: 6,
+        name: Some("squares-attack"),
+        short: "inputs by attack bucket",
+        what: "format 3's inputs once per attack bucket, by each side's chariot, horses \
+               and cannons",
+    },
+];
+
+impl RemovedFormat {
+    /// The removed format of a version, if it is one.
+    pub fn of_version(version: u32) -> Option<RemovedFormat> {
+        REMOVED_FORMATS.into_iter().find(|r| r.version == version)
+    }
+}
 
 /// A network architecture: how a position becomes input rows and which
 /// output layer scores it. Named by what it encodes; each has one file
@@ -225,8 +271,8 @@ impl FromStr for Arch {
     type Err = String;
 
     /// An architecture's name (`squares`), or its format version (`3` or
-    /// `v3`). Formats 4, 5 and 6 (also by its old name, `squares-attack`)
-    /// are named as formats that never shipped.
+    /// `v3`). A removed format ([`REMOVED_FORMATS`], by its version or its
+    /// old name) is named as a format that never shipped.
     fn from_str(text: &str) -> Result<Arch, String> {
         let text = text.trim();
         if let Some(arch) = Arch::ALL
@@ -242,28 +288,16 @@ impl FromStr for Arch {
         let known = Arch::ALL
             .map(|a| format!("{a} (format {})", a.version()))
             .join(", ");
-        let version = if text.eq_ignore_ascii_case("squares-attack") {
-            Some(6)
-        } else {
-            version
-        };
-        match version {
-            Some(4) => Err(format!(
-                "network format 4 (legal-square inputs mirrored by the general's \
-                 file, output buckets by material) never shipped and was removed; \
-                 this build trains {known}"
+        let removed = REMOVED_FORMATS
+            .into_iter()
+            .find(|r| r.name.is_some_and(|n| n.eq_ignore_ascii_case(text)))
+            .or_else(|| version.and_then(RemovedFormat::of_version));
+        match removed {
+            Some(r) => Err(format!(
+                "network format {} ({}) never shipped and was removed; this build trains {known}",
+                r.version, r.what
             )),
-            Some(5) => Err(format!(
-                "network format 5 (format 3's inputs, 16 output layers chosen by \
-                 each side's chariots, horses and cannons) never shipped and was \
-                 removed; this build trains {known}"
-            )),
-            Some(6) => Err(format!(
-                "network format 6 (format 3's inputs once per attack bucket, by \
-                 each side's chariot, horses and cannons) never shipped and was \
-                 removed; this build trains {known}"
-            )),
-            _ => Err(format!(
+            None => Err(format!(
                 "unknown network architecture '{text}': this build trains {known}"
             )),
         }

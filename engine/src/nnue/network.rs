@@ -34,7 +34,7 @@
 use std::fmt;
 use std::path::Path;
 
-use super::features::{Arch, HIDDEN, squares};
+use super::features::{Arch, HIDDEN, RemovedFormat, squares};
 
 /// The file's first 8 bytes.
 pub const MAGIC: [u8; 8] = *b"CHNNUE\r\n";
@@ -142,14 +142,10 @@ impl fmt::Display for NetworkError {
                     1 | 2 => f.write_str(
                         " (versions 1 and 2 are the 256-wide networks of earlier builds)",
                     ),
-                    4 => {
-                        f.write_str(" (version 4, the mirrored legal-square format, never shipped)")
-                    }
-                    5 => f.write_str(
-                        " (version 5, output layers chosen by the major pieces, never shipped)",
-                    ),
-                    6 => f.write_str(" (version 6, inputs by attack bucket, never shipped)"),
-                    _ => Ok(()),
+                    _ => match RemovedFormat::of_version(*found) {
+                        Some(r) => write!(f, " (version {found}, {}, never shipped)", r.short),
+                        None => Ok(()),
+                    },
                 }
             }
             NetworkError::WrongArchitecture {
