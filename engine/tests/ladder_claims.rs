@@ -6,7 +6,7 @@
 //! ladder is fitted again, or a new network is checked against it, these
 //! pages have to move with it, and this test says which line did not.
 
-use engine::strength::{ELO_LADDER, LADDER_NETWORKS, LadderBasis, MAX_ELO, MIN_ELO};
+use engine::strength::{ELO_LADDER, LADDER_NETWORKS, LadderBasis, LadderNetwork, MAX_ELO, MIN_ELO};
 
 const STRENGTH_LOG: &str = include_str!("../../docs/lab/strength.md");
 const README: &str = include_str!("../../README.md");
@@ -25,6 +25,33 @@ fn fitted_network() -> &'static str {
         "LADDER_NETWORKS names one fitted network: {LADDER_NETWORKS:?}"
     );
     fitted[0].name
+}
+
+/// The row of [`LADDER_NETWORKS`] of the network the build embeds (the
+/// unit test `ladder_holds_for_the_embedded_network` says when there is
+/// none).
+fn shipped_network() -> &'static LadderNetwork {
+    let checksum = engine::nnue::embedded()
+        .expect("the build embeds a network")
+        .checksum();
+    LadderNetwork::of_checksum(checksum).unwrap_or_else(|| {
+        panic!("the embedded network ({checksum:08x}) is not in LADDER_NETWORKS")
+    })
+}
+
+/// How the pages name the networks behind the ladder: the shipped one, if
+/// the ladder was fitted with it; otherwise the one it was fitted with and
+/// the shipped one a check found it true for.
+fn networks_claim() -> String {
+    let shipped = shipped_network();
+    match shipped.basis {
+        LadderBasis::Fitted => format!("with the shipped network `{}`", shipped.name),
+        LadderBasis::Checked => format!(
+            "with `{}`, checked with the shipped network `{}`",
+            fitted_network(),
+            shipped.name
+        ),
+    }
 }
 
 /// The strength log's section of the ladder `ELO_LADDER` holds: from its
@@ -115,7 +142,6 @@ fn the_fit_section_lists_the_ladder_it_rounds_to() {
 
 #[test]
 fn the_readme_quotes_the_fit() {
-    let net = fitted_network();
     let row = README
         .lines()
         .find(|l| l.starts_with("| `UCI_LimitStrength` + `UCI_Elo` |"))
@@ -127,7 +153,7 @@ fn the_readme_quotes_the_fit() {
     for claim in [
         format!("| false, {MAX_ELO} |"),
         format!("{MIN_ELO}–{MAX_ELO}"),
-        format!("with the shipped network `{net}`"),
+        networks_claim(),
         format!("skill 12 plays {l12} ± {e12}"),
         format!("full strength {full} ± {efull}"),
     ] {
@@ -156,7 +182,7 @@ fn the_protocol_pages_quote_the_ladder() {
         format!("skill 12 {}", elo(12)),
         format!("skill 11 {}", elo(11)),
         format!("skill 0 {MIN_ELO}"),
-        format!("with the shipped network `{}`", fitted_network()),
+        networks_claim(),
     ] {
         assert!(
             row.contains(&claim),

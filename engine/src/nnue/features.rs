@@ -35,9 +35,12 @@ use arrayvec::ArrayVec;
 use board::{Color, Move, Piece, PieceKind, Position, Square};
 
 /// Width of the hidden layer (the accumulator), per perspective. A multiple
-/// of 16 so that the AVX2 path works on whole 256-bit registers; 512 once
-/// almost ten million training positions were stored (`docs/nnue.md` §7).
-pub const HIDDEN: usize = 512;
+/// of 64, the trainer's block of a row (the engine's AVX2 and AVX-512 paths
+/// need 16 and 32). 256:
+/// on the sixth generation's 25 M positions a 256-wide network played
+/// better at the clock than the 512-wide one from the same command
+/// (`docs/nnue.md` §7, "The recipe").
+pub const HIDDEN: usize = 256;
 
 /// The most features one perspective can have active: 16 pieces a side.
 pub const MAX_ACTIVE: usize = 32;

@@ -53,6 +53,9 @@ pub const MAX_OUTPUT_WEIGHT: i16 = 127;
 /// Header size in bytes.
 pub const HEADER_BYTES: usize = 48;
 
+/// The header field of the hidden width, as the loader names it.
+const HIDDEN_FIELD: &str = "hidden";
+
 /// Payload size in bytes of a network of architecture `arch`.
 pub const fn payload_bytes(arch: Arch) -> usize {
     let buckets = arch.output_buckets();
@@ -153,11 +156,23 @@ impl fmt::Display for NetworkError {
                 field,
                 found,
                 expected,
-            } => write!(
-                f,
-                "network architecture mismatch: {field} is {found}, \
-                 format version {version} needs {expected}"
-            ),
+            } => {
+                write!(
+                    f,
+                    "network architecture mismatch: {field} is {found}, \
+                     format version {version} needs {expected}"
+                )?;
+                if *field == HIDDEN_FIELD {
+                    // The width is a constant of the build, so the remedy
+                    // is another build, not another option.
+                    write!(
+                        f,
+                        " (the hidden width is fixed when the engine is built: a network \
+                         {found} wide needs a build of that width)"
+                    )?;
+                }
+                Ok(())
+            }
             NetworkError::WrongSize { expected, found } => write!(
                 f,
                 "network payload is {found} bytes, the architecture needs {expected}"
@@ -398,7 +413,7 @@ impl Network {
         [
             inputs,
             buckets,
-            ("hidden", HIDDEN as u32),
+            (HIDDEN_FIELD, HIDDEN as u32),
             ("activation", ACTIVATION_SCRELU),
             ("QA", QA as u32),
             ("QB", QB as u32),

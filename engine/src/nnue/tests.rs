@@ -452,6 +452,20 @@ fn a_mismatched_architecture_names_what_it_expected() {
         err.to_string(),
         "network architecture mismatch: inputs is 689, format version 3 needs 1260"
     );
+    // Another width (chariot-5's and chariot-6's 512, in a build of 256, or
+    // the other way round) says that the width is the build's.
+    let other = if HIDDEN == 256 { 512u32 } else { 256 };
+    let mut bad = good.to_bytes();
+    bad[20..24].copy_from_slice(&other.to_le_bytes());
+    let err = Network::from_bytes(&bad).expect_err("another width");
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "network architecture mismatch: hidden is {other}, format version 3 needs {HIDDEN} \
+             (the hidden width is fixed when the engine is built: a network {other} wide needs \
+             a build of that width)"
+        )
+    );
     let mut bad = good.to_bytes();
     bad[16] = 8;
     assert!(matches!(
