@@ -44,6 +44,8 @@ use engine::nnue::EvalSource;
 use engine::nnue::games::{GameRecord, GameWriter};
 
 mod summary;
+#[cfg(test)]
+use summary::progress_line;
 use summary::{Summary, progress};
 
 /// Arguments of `chariot datagen`.
@@ -543,7 +545,13 @@ fn generate(args: &DatagenArgs) -> Result<Summary> {
             let every = if terminal { 1 } else { 30 };
             if last_report.elapsed() >= Duration::from_secs(every) {
                 last_report = Instant::now();
-                progress(&summary, target_games, target_positions, terminal);
+                progress(
+                    &summary,
+                    target_games,
+                    target_positions,
+                    args.seconds,
+                    terminal,
+                );
             }
         }
         Ok(())
@@ -554,7 +562,13 @@ fn generate(args: &DatagenArgs) -> Result<Summary> {
         .map_or((0, false), |d| (d.repeated, d.exhausted));
     summary.elapsed = start.elapsed();
     summary.bytes = std::fs::metadata(&args.out).map_or(0, |m| m.len());
-    progress(&summary, target_games, target_positions, terminal);
+    progress(
+        &summary,
+        target_games,
+        target_positions,
+        args.seconds,
+        terminal,
+    );
     if terminal {
         eprintln!();
     }

@@ -135,25 +135,45 @@ impl Summary {
 }
 
 /// The progress line on stderr: games, kept positions, rates, and an
-/// estimate of the time left toward whichever target was given.
-pub(super) fn progress(s: &Summary, target_games: u64, target_positions: u64, terminal: bool) {
-    let kept = s.selector.kept;
-    let (rate, game_rate) = (s.per_second(kept), s.per_second(s.games));
-    let eta = if target_positions != u64::MAX && rate > 0.0 {
-        target_positions.saturating_sub(kept) as f64 / rate
-    } else if target_games != u64::MAX && game_rate > 0.0 {
-        target_games.saturating_sub(s.games) as f64 / game_rate
-    } else {
-        0.0
-    };
-    let line = format!(
-        "{} games, {kept} kept positions, {rate:.0} kept/s, ETA {eta:.0} s",
-        s.games
-    );
+/// estimate of the time left toward whichever target was given (none when
+/// the run has no target but its source, such as every game of a PGN file).
+pub(super) fn progress(
+    s: &Summary,
+    target_games: u64,
+    target_positions: u64,
+    seconds: Option<u64>,
+    terminal: bool,
+) {
+    let line = progress_line(s, target_games, target_positions, seconds);
     if terminal {
         eprint!("\r{line}   ");
     } else {
         eprintln!("{line}");
     }
     let _ = std::io::stderr().flush();
+}
+
+/// The text of [`progress`]'s line.
+pub(super) fn progress_line(
+    s: &Summary,
+    target_games: u64,
+    target_positions: u64,
+    seconds: Option<u64>,
+) -> String {
+    let kept = s.selector.kept;
+    let (rate, game_rate) = (s.per_second(kept), s.per_second(s.games));
+    let eta = if target_positions != u64::MAX && rate > 0.0 {
+        Some(target_positions.saturating_sub(kept) as f64 / rate)
+    } else if target_games != u64::MAX && game_rate > 0.0 {
+        Some(target_games.saturating_sub(s.games) as f64 / game_rate)
+    } else {
+        // No game starts after the deadline; the games under way then
+        // finish, which this estimate leaves out.
+        seconds.map(|secs| (secs as f64 - s.elapsed.as_secs_f64()).max(0.0))
+    };
+    let eta = eta.map_or_else(String::new, |eta| format!(", ETA {eta:.0} s"));
+    format!(
+        "{} games, {kept} kept positions, {rate:.0} kept/s{eta}",
+        s.games
+    )
 }
