@@ -46,7 +46,7 @@ use engine::nnue::games::{GameRecord, GameWriter};
 mod summary;
 #[cfg(test)]
 use summary::progress_line;
-use summary::{Summary, progress};
+use summary::{Summary, Targets, progress};
 
 /// Arguments of `chariot datagen`.
 #[derive(clap::Args)]
@@ -470,6 +470,11 @@ fn generate(args: &DatagenArgs) -> Result<Summary> {
     let source = Source::open(args)?;
     let target_games = source.target_games(args);
     let target_positions = args.positions.unwrap_or(u64::MAX);
+    let targets = Targets {
+        games: target_games,
+        positions: target_positions,
+        seconds: args.seconds,
+    };
     let network = EvalSource::parse(&args.eval)
         .load()
         .map_err(|e| anyhow::anyhow!("--eval {}: {e}", args.eval))?;
@@ -545,13 +550,7 @@ fn generate(args: &DatagenArgs) -> Result<Summary> {
             let every = if terminal { 1 } else { 30 };
             if last_report.elapsed() >= Duration::from_secs(every) {
                 last_report = Instant::now();
-                progress(
-                    &summary,
-                    target_games,
-                    target_positions,
-                    args.seconds,
-                    terminal,
-                );
+                progress(&summary, targets, terminal);
             }
         }
         Ok(())
@@ -562,13 +561,7 @@ fn generate(args: &DatagenArgs) -> Result<Summary> {
         .map_or((0, false), |d| (d.repeated, d.exhausted));
     summary.elapsed = start.elapsed();
     summary.bytes = std::fs::metadata(&args.out).map_or(0, |m| m.len());
-    progress(
-        &summary,
-        target_games,
-        target_positions,
-        args.seconds,
-        terminal,
-    );
+    progress(&summary, targets, terminal);
     if terminal {
         eprintln!();
     }

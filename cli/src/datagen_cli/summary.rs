@@ -134,17 +134,21 @@ impl Summary {
     }
 }
 
+/// What a run aims at, for the progress line's estimate: `u64::MAX`
+/// where no number of games or kept positions was asked for.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Targets {
+    pub(super) games: u64,
+    pub(super) positions: u64,
+    /// `--seconds`: no game starts after them.
+    pub(super) seconds: Option<u64>,
+}
+
 /// The progress line on stderr: games, kept positions, rates, and an
 /// estimate of the time left toward whichever target was given (none when
 /// the run has no target but its source, such as every game of a PGN file).
-pub(super) fn progress(
-    s: &Summary,
-    target_games: u64,
-    target_positions: u64,
-    seconds: Option<u64>,
-    terminal: bool,
-) {
-    let line = progress_line(s, target_games, target_positions, seconds);
+pub(super) fn progress(s: &Summary, targets: Targets, terminal: bool) {
+    let line = progress_line(s, targets);
     if terminal {
         eprint!("\r{line}   ");
     } else {
@@ -154,22 +158,19 @@ pub(super) fn progress(
 }
 
 /// The text of [`progress`]'s line.
-pub(super) fn progress_line(
-    s: &Summary,
-    target_games: u64,
-    target_positions: u64,
-    seconds: Option<u64>,
-) -> String {
+pub(super) fn progress_line(s: &Summary, targets: Targets) -> String {
     let kept = s.selector.kept;
     let (rate, game_rate) = (s.per_second(kept), s.per_second(s.games));
-    let eta = if target_positions != u64::MAX && rate > 0.0 {
-        Some(target_positions.saturating_sub(kept) as f64 / rate)
-    } else if target_games != u64::MAX && game_rate > 0.0 {
-        Some(target_games.saturating_sub(s.games) as f64 / game_rate)
+    let eta = if targets.positions != u64::MAX && rate > 0.0 {
+        Some(targets.positions.saturating_sub(kept) as f64 / rate)
+    } else if targets.games != u64::MAX && game_rate > 0.0 {
+        Some(targets.games.saturating_sub(s.games) as f64 / game_rate)
     } else {
         // No game starts after the deadline; the games under way then
         // finish, which this estimate leaves out.
-        seconds.map(|secs| (secs as f64 - s.elapsed.as_secs_f64()).max(0.0))
+        targets
+            .seconds
+            .map(|secs| (secs as f64 - s.elapsed.as_secs_f64()).max(0.0))
     };
     let eta = eta.map_or_else(String::new, |eta| format!(", ETA {eta:.0} s"));
     format!(

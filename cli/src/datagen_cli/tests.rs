@@ -528,26 +528,31 @@ fn the_progress_line_estimates_toward_the_target_given() {
     s.selector.kept = 5_000;
     s.elapsed = Duration::from_secs(10);
     let none = u64::MAX;
+    let targets = |games, positions, seconds| Targets {
+        games,
+        positions,
+        seconds,
+    };
     // 500 kept positions a second, 5,000 to go.
     assert_eq!(
-        progress_line(&s, none, 10_000, None),
+        progress_line(&s, targets(none, 10_000, None)),
         "100 games, 5000 kept positions, 500 kept/s, ETA 10 s"
     );
     // Ten games a second, 50 to go.
     assert_eq!(
-        progress_line(&s, 150, none, None),
+        progress_line(&s, targets(150, none, None)),
         "100 games, 5000 kept positions, 500 kept/s, ETA 5 s"
     );
     // A run by the clock ends when its seconds do, not at once.
     assert_eq!(
-        progress_line(&s, none, none, Some(60)),
+        progress_line(&s, targets(none, none, Some(60))),
         "100 games, 5000 kept positions, 500 kept/s, ETA 50 s"
     );
     s.elapsed = Duration::from_secs(70);
-    assert!(progress_line(&s, none, none, Some(60)).ends_with(", ETA 0 s"));
+    assert!(progress_line(&s, targets(none, none, Some(60))).ends_with(", ETA 0 s"));
     // Every game of a file: no target to estimate toward.
     assert_eq!(
-        progress_line(&s, none, none, None),
+        progress_line(&s, targets(none, none, None)),
         "100 games, 5000 kept positions, 71 kept/s"
     );
 }
