@@ -173,6 +173,7 @@ impl Tournament {
             pgn,
             pgn_error: None,
             stopped: false,
+            sprt_stop: None,
             cancel: Some(cancel),
         };
         loop {
@@ -205,6 +206,9 @@ impl Tournament {
         let tc = self.settings.tc.to_string();
         let report = run.tally.report(&names, &tc, self.sprt.as_ref());
         run.progress.line(&report);
+        if let Some(stop) = &run.sprt_stop {
+            run.progress.line(&stop.line(run.tally.done));
+        }
         match run.pgn_error {
             Some(e) => Err(e),
             None if interrupted => Ok(RunEnd::Interrupted),
@@ -342,6 +346,34 @@ impl Tournament {
     }
 }
 
+/// The game at which an SPRT reached a bound, and its LLR then.
+struct SprtStop {
+    game: u64,
+    llr: f64,
+    state: SprtState,
+}
+
+impl SprtStop {
+    /// The report's last line: the verdict is the stop's, whatever the
+    /// games in progress at the stop did to the LLR afterwards.
+    fn line(&self, done: u64) -> String {
+        let mut line = format!(
+            "SPRT stopped at game {} (LLR {:.2}): {}",
+            self.game,
+            self.llr,
+            sprt_verdict(self.state)
+        );
+        match done.saturating_sub(self.game) {
+            0 => {}
+            1 => line.push_str("; the game then in progress is counted above"),
+            n => {
+                let _ = write!(line, "; the {n} games then in progress are counted above");
+            }
+        }
+        line
+    }
+}
+
 /// The main thread's side of a run: what it counts, hands out and writes.
 struct Run<'a> {
     tournament: &'a Tournament,
@@ -357,6 +389,10 @@ struct Run<'a> {
     pgn_error: Option<anyhow::Error>,
     /// No more jobs are handed out.
     stopped: bool,
+    /// Where the SPRT decided, kept for the report: the games then in
+    /// progress still finish and count, and can move the LLR back inside
+    /// its bounds.
+    sprt_stop: Option<SprtStop>,
     /// Held until the run is interrupted (see [`Tournament::run`]).
     cancel: Option<Sender<()>>,
 }
@@ -411,12 +447,17 @@ impl Run<'_> {
             record.result.pgn(),
             record.termination,
         );
-        if let Some((_, state)) = self.tally.sprt(sprt)
+        if let Some((llr, state)) = self.tally.sprt(sprt)
             && state != SprtState::Continue
             && !self.stopped
         {
             self.stopped = true;
             let _ = write!(line, " | SPRT stop: {}", sprt_verdict(state));
+            self.sprt_stop = Some(SprtStop {
+                game: self.tally.done,
+                llr,
+                state,
+            });
         }
         self.progress.line(&line);
         if record.termination.is_fault() {
@@ -540,5 +581,28 @@ mod tests {
         assert_eq!((*a, *b), (3, 1));
         assert!(two_mut(&mut v, 1, 1).is_none());
         assert!(two_mut(&mut v, 1, 3).is_none());
+    }
+
+    #[test]
+    fn sprt_stop_keeps_its_verdict() {
+        // S94: the stop at game 978 (LLR 2.97), then two games in progress
+        // took the final LLR to 2.93, inside the bounds.
+        let stop = SprtStop {
+            game: 978,
+            llr: 2.97,
+            state: SprtState::AcceptH1,
+        };
+        assert_eq!(
+            stop.line(980),
+            "SPRT stopped at game 978 (LLR 2.97): H1 accepted (pass); the 2 games then in progress are counted above"
+        );
+        assert_eq!(
+            stop.line(979),
+            "SPRT stopped at game 978 (LLR 2.97): H1 accepted (pass); the game then in progress is counted above"
+        );
+        assert_eq!(
+            stop.line(978),
+            "SPRT stopped at game 978 (LLR 2.97): H1 accepted (pass)"
+        );
     }
 }

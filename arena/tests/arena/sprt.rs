@@ -37,6 +37,10 @@ fn sprt_stops_when_decided() {
     assert!(out.contains("[6/40]"), "{out}");
     assert!(out.contains("SPRT stop: H1 accepted (pass)"), "{out}");
     assert!(out.contains("SPRT elo0=0 elo1=300 alpha=0.05 beta=0.05 (logistic): LLR 3.57 [-2.94, 2.94] H1 accepted (pass)"), "{out}");
+    assert!(
+        out.contains("SPRT stopped at game 6 (LLR 3.57): H1 accepted (pass)"),
+        "{out}"
+    );
 }
 
 #[test]
