@@ -468,11 +468,9 @@ impl Write for Output {
 
 fn generate(args: &DatagenArgs) -> Result<Summary> {
     let source = Source::open(args)?;
-    let target_games = source.target_games(args);
-    let target_positions = args.positions.unwrap_or(u64::MAX);
     let targets = Targets {
-        games: target_games,
-        positions: target_positions,
+        games: source.target_games(args),
+        positions: args.positions.unwrap_or(u64::MAX),
         seconds: args.seconds,
     };
     let network = EvalSource::parse(&args.eval)
@@ -505,7 +503,7 @@ fn generate(args: &DatagenArgs) -> Result<Summary> {
                         break;
                     }
                     let next = match dispatch.lock() {
-                        Ok(mut d) => source.next_job(args, cfg, &mut d, target_games),
+                        Ok(mut d) => source.next_job(args, cfg, &mut d, targets.games),
                         Err(_) => None,
                     };
                     let Some((i, job)) = next else {
@@ -541,7 +539,7 @@ fn generate(args: &DatagenArgs) -> Result<Summary> {
                     }
                     None => summary.skipped += 1,
                 }
-                if summary.selector.kept >= target_positions {
+                if summary.selector.kept >= targets.positions {
                     done = true;
                     stop.store(true, Ordering::Relaxed);
                 }
