@@ -206,8 +206,8 @@ impl Tournament {
         let tc = self.settings.tc.to_string();
         let report = run.tally.report(&names, &tc, self.sprt.as_ref());
         run.progress.line(&report);
-        if let Some(stop) = &run.sprt_stop {
-            run.progress.line(&stop.line(run.tally.done));
+        if let (Some(stop), Some(sprt)) = (&run.sprt_stop, &self.sprt) {
+            run.progress.line(&stop.line(sprt, run.tally.done));
         }
         match run.pgn_error {
             Some(e) => Err(e),
@@ -346,22 +346,22 @@ impl Tournament {
     }
 }
 
-/// The game at which an SPRT reached a bound, and its LLR then.
+/// The game at which an SPRT reached a bound, and its LLR then (the
+/// verdict is that LLR's against the test's bounds).
 struct SprtStop {
     game: u64,
     llr: f64,
-    state: SprtState,
 }
 
 impl SprtStop {
     /// The report's last line: the verdict is the stop's, whatever the
     /// games in progress at the stop did to the LLR afterwards.
-    fn line(&self, done: u64) -> String {
+    fn line(&self, sprt: &Sprt, done: u64) -> String {
         let mut line = format!(
             "SPRT stopped at game {} (LLR {:.2}): {}",
             self.game,
             self.llr,
-            sprt_verdict(self.state)
+            sprt_verdict(sprt.state(self.llr))
         );
         match done.saturating_sub(self.game) {
             0 => {}
@@ -456,7 +456,6 @@ impl Run<'_> {
             self.sprt_stop = Some(SprtStop {
                 game: self.tally.done,
                 llr,
-                state,
             });
         }
         self.progress.line(&line);
@@ -587,21 +586,27 @@ mod tests {
     fn sprt_stop_keeps_its_verdict() {
         // S94: the stop at game 978 (LLR 2.97), then two games in progress
         // took the final LLR to 2.93, inside the bounds.
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+            model: EloModel::Normalized,
+        };
         let stop = SprtStop {
             game: 978,
             llr: 2.97,
-            state: SprtState::AcceptH1,
         };
         assert_eq!(
-            stop.line(980),
+            stop.line(&sprt, 980),
             "SPRT stopped at game 978 (LLR 2.97): H1 accepted (pass); the 2 games then in progress are counted above"
         );
         assert_eq!(
-            stop.line(979),
+            stop.line(&sprt, 979),
             "SPRT stopped at game 978 (LLR 2.97): H1 accepted (pass); the game then in progress is counted above"
         );
         assert_eq!(
-            stop.line(978),
+            stop.line(&sprt, 978),
             "SPRT stopped at game 978 (LLR 2.97): H1 accepted (pass)"
         );
     }
