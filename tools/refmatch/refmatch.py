@@ -1026,14 +1026,19 @@ def pgn_text(rec: GameRecord, event: str, tc: str) -> str:
 # Tournament
 
 
-def schedule(openings: list, names: list, games: int) -> list:
+def schedule(openings: list, names: list, games: int, skip: int = 0) -> list:
     """(game index, opening index, red, black) for each game: every opening
-    twice with colours swapped, for every pair of engines, in order."""
+    from index `skip` on twice with colours swapped, for every pair of
+    engines, in order. Opening indices count from the file's first opening,
+    so a match resumed with `skip` names its openings as the whole file
+    does; game indices count from 0 in each run."""
+    if not 0 <= skip < len(openings):
+        raise ValueError(f"--skip-openings {skip}: {len(openings)} openings, so give 0 to {len(openings) - 1}")
     pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]] or [(names[0], names[0])]
     out = []
     k = 0
     while len(out) < games:
-        opening = k % len(openings)
+        opening = skip + k % (len(openings) - skip)
         for a, b in pairs:
             for red, black in ((a, b), (b, a)):
                 if len(out) < games:
@@ -1153,6 +1158,26 @@ def time_odds_reach_the_go_lines() -> bool:
     )
 
 
+def resumed_schedule_keeps_the_files_openings() -> bool:
+    """A match resumed with `--skip-openings` plays the openings the stopped
+    one had not reached, each twice with colours swapped, under the file's
+    own opening numbers; a skip that leaves no opening is refused."""
+    openings = ["p0", "p1", "p2", "p3"]
+    whole = schedule(openings, ["a", "b"], 8)
+    resumed = schedule(openings, ["a", "b"], 4, skip=2)
+    try:
+        schedule(openings, ["a", "b"], 2, skip=4)
+        empty_refused = False
+    except ValueError:
+        empty_refused = True
+    return (
+        [(o, r, b) for _, o, r, b in resumed] == [(o, r, b) for _, o, r, b in whole[4:]]
+        and [i for i, _, _, _ in resumed] == [0, 1, 2, 3]
+        and [o for _, o, _, _ in schedule(openings, ["a", "b"], 6, skip=3)] == [3, 3, 3, 3, 3, 3]
+        and empty_refused
+    )
+
+
 def self_test() -> int:
     """Check the referee and the notation on known positions; 0 if all pass.
 
@@ -1216,7 +1241,10 @@ def self_test() -> int:
     odds = time_odds_reach_the_go_lines()
     print(f"{'ok  ' if odds else 'FAIL'} time odds: each side's own clock and increment in the go lines")
     failures += not odds
-    print(f"{len(cases) + 3 - failures} passed, {failures} failed")
+    resumed = resumed_schedule_keeps_the_files_openings()
+    print(f"{'ok  ' if resumed else 'FAIL'} --skip-openings resumes at the file's next opening")
+    failures += not resumed
+    print(f"{len(cases) + 4 - failures} passed, {failures} failed")
     return 1 if failures else 0
 
 
@@ -1240,6 +1268,13 @@ def parse_args(argv: list) -> argparse.Namespace:
     ap.add_argument("--grace", type=float, default=2.0, help="s to wait after `stop` before calling an engine hung")
     ap.add_argument("--openings", help="FEN/EPD file, one position a line, # comments")
     ap.add_argument("--games", type=int, default=2, help="number of games (each opening twice, colours swapped)")
+    ap.add_argument(
+        "--skip-openings",
+        type=int,
+        default=0,
+        metavar="N",
+        help="start at the file's opening N+1: resumes a match stopped after N openings (default 0)",
+    )
     ap.add_argument("--concurrency", type=int, default=1, help="games at once")
     ap.add_argument("--max-plies", type=int, default=1000, help="draw after this many plies (0 = no cap)")
     ap.add_argument("--pgn", default="refmatch.pgn", help="PGN output file")
@@ -1293,6 +1328,11 @@ def main(argv: list | None = None) -> int:
     except ValueError as e:
         raise SystemExit(f"refmatch: --tc: {e}") from None
     openings = load_openings(args.openings)
+    if not 0 <= args.skip_openings < len(openings):
+        raise SystemExit(
+            f"refmatch: --skip-openings {args.skip_openings}: {args.openings} has "
+            f"{len(openings)} openings, so give 0 to {len(openings) - 1}"
+        )
     with open(args.log, "w", encoding="utf-8") if args.log else contextlib.nullcontext() as log_fh:
         return run_match(args, specs, names, base, inc, openings, log_fh)
 
@@ -1309,7 +1349,7 @@ def run_match(args, specs: dict, names: list, base: float, inc: float, openings:
     settings = Settings(base, inc, args.margin / 1000.0, args.grace, args.max_plies, log if log_fh else None)
     tally = Tally(names)
     jobs: queue.Queue = queue.Queue()
-    plan = schedule(openings, names, args.games)
+    plan = schedule(openings, names, args.games, args.skip_openings)
     for job in plan:
         jobs.put(job)
     abort = threading.Event()
