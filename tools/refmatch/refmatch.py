@@ -1328,16 +1328,15 @@ def main(argv: list | None = None) -> int:
     except ValueError as e:
         raise SystemExit(f"refmatch: --tc: {e}") from None
     openings = load_openings(args.openings)
-    if not 0 <= args.skip_openings < len(openings):
-        raise SystemExit(
-            f"refmatch: --skip-openings {args.skip_openings}: {args.openings} has "
-            f"{len(openings)} openings, so give 0 to {len(openings) - 1}"
-        )
+    try:
+        plan = schedule(openings, names, args.games, args.skip_openings)
+    except ValueError as e:
+        raise SystemExit(f"refmatch: {args.openings}: {e}") from None
     with open(args.log, "w", encoding="utf-8") if args.log else contextlib.nullcontext() as log_fh:
-        return run_match(args, specs, names, base, inc, openings, log_fh)
+        return run_match(args, specs, names, base, inc, openings, plan, log_fh)
 
 
-def run_match(args, specs: dict, names: list, base: float, inc: float, openings: list, log_fh) -> int:
+def run_match(args, specs: dict, names: list, base: float, inc: float, openings: list, plan: list, log_fh) -> int:
     """Play the scheduled games, write the PGN, print the summary."""
     log_lock = threading.Lock()
     t0 = time.monotonic()
@@ -1349,7 +1348,6 @@ def run_match(args, specs: dict, names: list, base: float, inc: float, openings:
     settings = Settings(base, inc, args.margin / 1000.0, args.grace, args.max_plies, log if log_fh else None)
     tally = Tally(names)
     jobs: queue.Queue = queue.Queue()
-    plan = schedule(openings, names, args.games, args.skip_openings)
     for job in plan:
         jobs.put(job)
     abort = threading.Event()
