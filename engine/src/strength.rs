@@ -48,27 +48,27 @@ const TEMPERATURE_STEP: i32 = 4;
 const DRAW_BELOW: u8 = 12;
 
 /// `UCI_Elo` by skill, as measured in games with the network
-/// `chariot-7` (`docs/lab/strength.md`, "Strength levels"): ElephantEye 3.31
+/// `chariot-8` (`docs/lab/strength.md`, "Strength levels"): ElephantEye 3.31
 /// at its default strength (5 s + 0.05 s, no book) is 2000 on this scale.
 /// One least-squares fit over the levels' meetings with each other (at
 /// 100,000 nodes a move, 120–2,400 games a meeting) and with ElephantEye
 /// (skill 12, 240 games) places every row, rounded to 5
 /// (`tools/ladder/fit.py`); each row's error is in the table there
-/// (±57 at skill 12, up to ±81 at the ends). Levels between two rows are
+/// (±60 at skill 12, up to ±83 at the ends). Levels between two rows are
 /// interpolated. `engine/tests/ladder_claims.rs` holds the fit's table and
 /// the pages that quote it (README, `docs/ucci.md`) to these rows.
 pub const ELO_LADDER: &[(u8, u32)] = &[
-    (0, 720),
-    (2, 940),
-    (4, 1155),
-    (6, 1370),
-    (8, 1625),
-    (10, 1865),
-    (11, 1980),
-    (12, 2285),
-    (14, 2445),
-    (16, 2575),
-    (20, 2665),
+    (0, 835),
+    (2, 1040),
+    (4, 1210),
+    (6, 1445),
+    (8, 1665),
+    (10, 1880),
+    (11, 2020),
+    (12, 2330),
+    (14, 2440),
+    (16, 2570),
+    (20, 2675),
 ];
 
 /// A network the ladder was measured or checked with.
@@ -100,8 +100,8 @@ pub enum LadderBasis {
 /// fails until the new network is checked, and its row added here with
 /// the check in the strength log, or the ladder is fitted again.
 pub const LADDER_NETWORKS: &[LadderNetwork] = &[LadderNetwork {
-    name: "chariot-7",
-    checksum: 0x8fd2_acd7,
+    name: "chariot-8",
+    checksum: 0x5889_02f9,
     basis: LadderBasis::Fitted,
 }];
 
