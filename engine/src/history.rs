@@ -1,7 +1,8 @@
 //! Move-ordering knowledge learnt during a search and kept between
 //! searches: the butterfly history (by moving piece and target), the
 //! continuation histories (this move against the moves one and two plies
-//! earlier) and the countermove table. The killers belong to one search's
+//! earlier), the countermove table and the capture history (by moving
+//! piece, target and victim). The killers belong to one search's
 //! ply stack (`search/stack.rs`), not here: they name moves at a distance
 //! from the root, which means nothing to the next search.
 //!
@@ -10,9 +11,11 @@
 //! periodic halving is needed. A quiet move that causes a cut-off (or is
 //! the best of a node) is rewarded; the quiet moves tried before it are
 //! punished by the same amount, which is what lets the tables learn which
-//! moves fail, not only which succeed.
+//! moves fail, not only which succeed. Captures learn the same way in
+//! their own table: the best move's bonus when it captures, and a malus
+//! for every capture tried before the best move, whatever it is.
 
-use board::{Move, Square};
+use board::{Move, PieceKind, Square};
 
 use crate::params;
 
@@ -136,6 +139,9 @@ pub struct Histories {
     live: [bool; CONT_SIZE],
     /// The quiet reply that last refuted each piece-to.
     countermoves: Box<[[Option<Move>; Square::NUM]; PIECES]>,
+    /// Capture history, by the capture's piece-to (dense, as the
+    /// continuation tables index it) and the victim's kind.
+    capture: [[i16; PieceKind::NUM]; CONT_SIZE],
 }
 
 impl std::fmt::Debug for Histories {
@@ -166,6 +172,7 @@ impl Histories {
             cont,
             live: [false; CONT_SIZE],
             countermoves: Box::new([[None; Square::NUM]; PIECES]),
+            capture: [[0; PieceKind::NUM]; CONT_SIZE],
         })
     }
 
@@ -177,12 +184,18 @@ impl Histories {
         }
         self.live = [false; CONT_SIZE];
         *self.countermoves = [[None; Square::NUM]; PIECES];
+        self.capture = [[0; PieceKind::NUM]; CONT_SIZE];
     }
 
     /// Between searches: what was learnt counts for less (a quarter of the
-    /// butterfly, half the continuations).
+    /// butterfly and the captures, half the continuations).
     pub fn age(&mut self) {
         for row in &mut self.butterfly {
+            for v in row.iter_mut() {
+                *v /= 4;
+            }
+        }
+        for row in &mut self.capture {
             for v in row.iter_mut() {
                 *v /= 4;
             }
@@ -234,6 +247,34 @@ impl Histories {
         }
         if cut && let Some(p) = ctx.prev1 {
             self.countermoves[usize::from(p.piece)][usize::from(p.to)] = Some(best.0);
+        }
+    }
+
+    /// The capture history of `mv` taking a `victim`, within ±16384.
+    pub fn capture_score(&self, mv: PieceTo, victim: PieceKind) -> i32 {
+        i32::from(self.capture[mv.index()][victim.index()])
+    }
+
+    /// Updates the capture history after a node with a best move: a bonus
+    /// for `best` when it is a capture (its piece-to and victim), a malus
+    /// for every capture in `tried` but the best.
+    pub fn update_captures(
+        &mut self,
+        best: Option<(Move, PieceTo, PieceKind)>,
+        tried: &[(Move, PieceTo, PieceKind)],
+        depth: i32,
+    ) {
+        if let Some((_, pt, victim)) = best {
+            gravity(
+                &mut self.capture[pt.index()][victim.index()],
+                stat_bonus(depth),
+            );
+        }
+        let malus = stat_malus(depth);
+        for &(m, pt, victim) in tried {
+            if best.is_none_or(|b| b.0 != m) {
+                gravity(&mut self.capture[pt.index()][victim.index()], -malus);
+            }
         }
     }
 

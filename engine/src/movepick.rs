@@ -22,9 +22,6 @@ use board::{Bitboard, MAX_MOVES, Move, PieceKind, Position};
 use crate::eval::{PIECE_VALUE, SEE_VALUES};
 use crate::history::{Histories, PieceTo, QuietContext};
 
-/// Move-ordering value of a victim or attacker (MVV/LVA).
-const ORDER_VALUE: [i32; PieceKind::NUM] = [50, 2, 2, 4, 9, 5, 1];
-
 /// What kind of move the picker handed out, in picking order. The search
 /// reduces and prunes quiet moves ([`MoveClass::Quiet`]) more than the
 /// rest, and never SEE-prunes a table move.
@@ -32,7 +29,8 @@ const ORDER_VALUE: [i32; PieceKind::NUM] = [50, 2, 2, 4, 9, 5, 1];
 pub(crate) enum MoveClass {
     /// A move from the table (checked for legality).
     TableMove,
-    /// A capture that does not lose material (MVV/LVA order).
+    /// A capture that does not lose material (by victim and capture
+    /// history).
     GoodCapture,
     /// A quiet move that refuted a sibling (a killer) or the previous
     /// move (the countermove).
@@ -62,8 +60,9 @@ enum Stage {
     TableMove(usize),
     /// About to generate the captures.
     GenerateCaptures,
-    /// Handing out captures by MVV/LVA; each is asked the exchange when
-    /// its turn comes, and one that loses material waits for the end.
+    /// Handing out captures by victim and capture history; each is asked
+    /// the exchange when its turn comes, and one that loses material waits
+    /// for the end.
     GoodCaptures,
     /// Trying killer or countermove `i` (checked for legality: they
     /// come from other positions).
@@ -72,7 +71,7 @@ enum Stage {
     GenerateQuiets,
     /// Handing out quiet moves by history.
     Quiets,
-    /// Handing out the captures that lose material, by MVV/LVA.
+    /// Handing out the captures that lose material, in the same order.
     BadCaptures,
     /// Nothing left.
     Done,
@@ -91,7 +90,8 @@ enum Scope {
 
 /// Hands out a node's moves in stages, generating as late as it can: the
 /// table moves (checked for legality) before anything is generated, then
-/// captures that win or break even by the exchange evaluation (MVV/LVA),
+/// captures that win or break even by the exchange evaluation (by victim
+/// and capture history),
 /// the killers and the countermove, quiet moves by their histories, and
 /// the losing captures last. A cut-off by an early stage never pays for
 /// generating, scoring or ordering the later ones.
@@ -104,7 +104,7 @@ pub(crate) struct MovePicker {
     /// the first not yet handed out.
     moves: ArrayVec<(i32, Move), MAX_MOVES>,
     next: usize,
-    /// Losing captures in the order they were found (MVV/LVA order).
+    /// Losing captures in the order they were found.
     bad: ArrayVec<(i32, Move), MAX_MOVES>,
     next_bad: usize,
     /// Killers and the countermove already handed out.
@@ -178,11 +178,11 @@ impl MovePicker {
                     }
                 }
                 Stage::GenerateCaptures => {
-                    self.generate_captures(pos);
+                    self.generate_captures(pos, h);
                     self.stage = Stage::GoodCaptures;
                 }
                 Stage::GoodCaptures => {
-                    let Some((mvv_lva, m)) = self.select() else {
+                    let Some((order, m)) = self.select() else {
                         self.stage = match self.scope {
                             Scope::All => Stage::Killers(0),
                             Scope::Captures { .. } => Stage::Done,
@@ -193,7 +193,7 @@ impl MovePicker {
                         return Some((m, MoveClass::GoodCapture, 0));
                     }
                     if self.scope == Scope::All {
-                        self.bad.push((mvv_lva, m));
+                        self.bad.push((order, m));
                     }
                 }
                 Stage::Killers(i) => {
@@ -249,13 +249,14 @@ impl MovePicker {
         self.skip_quiets = true;
     }
 
-    /// Generates the captures in scope, by MVV/LVA, less the table moves.
+    /// Generates the captures in scope, scored by [`capture_order`], less
+    /// the table moves.
     /// Kept out of [`MovePicker::next`] (never inlined): `next` is called
     /// for every move handed out and generates at most twice a node, and
     /// inlined, the generation's registers made every call pay to save
     /// them.
     #[inline(never)]
-    fn generate_captures(&mut self, pos: &Position) {
+    fn generate_captures(&mut self, pos: &Position, h: &Histories) {
         // Only the victims in scope are generated (often none in
         // quiescence, when the stand-pat score is far below alpha).
         let victims = match self.scope {
@@ -276,7 +277,8 @@ impl MovePicker {
                 continue;
             };
             if !self.tt_moves.contains(&Some(m)) {
-                self.moves.push((mvv_lva(victim.kind(), piece.kind()), m));
+                let pt = PieceTo::new(piece.index(), m.to());
+                self.moves.push((capture_order(h, pt, victim.kind()), m));
             }
         }
     }
@@ -318,9 +320,11 @@ impl MovePicker {
     }
 }
 
-/// The MVV/LVA ordering value of a capture of `victim` by `piece`.
-fn mvv_lva(victim: PieceKind, piece: PieceKind) -> i32 {
-    ORDER_VALUE[victim.index()] * 16 - ORDER_VALUE[piece.index()]
+/// The ordering value of a capture (`pt`) of `victim`: the victim's value
+/// seven times over, moved by its capture history by up to about one and
+/// a half soldiers either way (Stockfish's weighting).
+fn capture_order(h: &Histories, pt: PieceTo, victim: PieceKind) -> i32 {
+    7 * PIECE_VALUE[victim.index()] + h.capture_score(pt, victim) / 16
 }
 
 #[cfg(test)]

@@ -23,6 +23,7 @@
 //!    searches again when the reduced search surprises
 //!    ([`Search::search_late_move`]);
 //! 10. teaches the histories a quiet best move ([`Search::reward_quiet`])
+//!     and the capture history its captures ([`Search::reward_capture`]),
 //!     and stores its result in the table.
 //!
 //! The plumbing it calls stays where it lives: the ply stack (`stack`),
@@ -212,6 +213,9 @@ impl<M: Mode> Search<'_, M> {
         };
         // Quiet moves searched so far, to be punished if another one cuts.
         let mut quiets_tried: arrayvec::ArrayVec<(Move, PieceTo), 64> = arrayvec::ArrayVec::new();
+        // Captures searched so far, with their victims, likewise.
+        let mut captures_tried: arrayvec::ArrayVec<(Move, PieceTo, PieceKind), 32> =
+            arrayvec::ArrayVec::new();
         let after_evasion = self.after_evasion(ply);
         let lmp = LateMovePruning::new(depth, improving, after_evasion);
         // Root: no singularity test, since the root list it takes its moves
@@ -355,11 +359,16 @@ impl<M: Mode> Search<'_, M> {
                     self.stack.update_pv(ply, mv);
                 }
             }
-            if !capture
-                && let Some(pt) = pt
-                && !quiets_tried.is_full()
-            {
-                quiets_tried.push((mv, pt));
+            if let Some(pt) = pt {
+                if !capture {
+                    if !quiets_tried.is_full() {
+                        quiets_tried.push((mv, pt));
+                    }
+                } else if let Some(victim) = self.pos.piece_at(mv.to())
+                    && !captures_tried.is_full()
+                {
+                    captures_tried.push((mv, pt, victim.kind()));
+                }
             }
         }
         if let Some(bm) = best_move {
@@ -367,12 +376,13 @@ impl<M: Mode> Search<'_, M> {
             // other moves were all searched and are not failures as a
             // later node's are, and a root killer would name a move at ply
             // 0, which no other node reaches.
-            let (tried, cut) = if root {
-                (&[][..], false)
+            let (tried, captures, cut) = if root {
+                (&[][..], &[][..], false)
             } else {
-                (&quiets_tried[..], best >= beta)
+                (&quiets_tried[..], &captures_tried[..], best >= beta)
             };
             self.reward_quiet(bm, tried, ctx, ply, depth, cut);
+            self.reward_capture(bm, captures, depth);
         }
         if searched == 0 {
             if excluded.is_some() {
@@ -702,6 +712,17 @@ impl<M: Mode> Search<'_, M> {
                 self.stack[ply].add_killer(best);
             }
         }
+    }
+
+    /// Teaches the capture history a node's result: a bonus for its best
+    /// move when that captures, a malus for the captures `tried` before it.
+    fn reward_capture(&mut self, best: Move, tried: &[(Move, PieceTo, PieceKind)], depth: i32) {
+        let best = self.piece_to(best).and_then(|pt| {
+            self.pos
+                .piece_at(best.to())
+                .map(|victim| (best, pt, victim.kind()))
+        });
+        self.h.update_captures(best, tried, depth);
     }
 }
 
