@@ -368,6 +368,34 @@ mod tests {
         assert_eq!(h.countermove(Some(prev)), None);
     }
 
+    #[test]
+    fn best_captures_gain_and_tried_captures_lose() {
+        let mut h = Histories::new_boxed();
+        let sq = |s: &str| s.parse::<Square>().expect("square");
+        // A red cannon takes on b9, a red chariot on a9 (moves as keys only).
+        let a: Move = "b2b9".parse().expect("move");
+        let b: Move = "a0a9".parse().expect("move");
+        let pa = PieceTo::new(5, sq("b9"));
+        let pb = PieceTo::new(4, sq("a9"));
+        let ka = (a, pa, PieceKind::Knight);
+        let kb = (b, pb, PieceKind::Rook);
+        h.update_captures(Some(ka), &[kb, ka], 6);
+        assert!(h.capture_score(pa, PieceKind::Knight) > 0);
+        assert!(h.capture_score(pb, PieceKind::Rook) < 0);
+        // The victim is part of the key.
+        assert_eq!(h.capture_score(pa, PieceKind::Rook), 0);
+        // A quiet best move still punishes the captures tried before it.
+        h.update_captures(None, &[ka], 6);
+        assert!(h.capture_score(pa, PieceKind::Knight) < stat_bonus(6));
+        h.age();
+        assert!(
+            h.capture_score(pb, PieceKind::Rook) < 0,
+            "ageing keeps the sign"
+        );
+        h.clear();
+        assert_eq!(h.capture_score(pb, PieceKind::Rook), 0);
+    }
+
     /// Ageing only the live rows gives the table that ageing every row
     /// gives (the slow twin), over searches that teach a few rows each,
     /// and a row that has aged to nothing stops being walked.

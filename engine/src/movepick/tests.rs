@@ -3,13 +3,13 @@
 //! capturing and duplicated moves, every legal move comes out exactly
 //! once, in stage order, each with the class its exchange gives it.
 
-use board::{Move, Position, Square};
+use board::{Move, PieceKind, Position, Square};
 use rand::{Rng as _, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
 use super::{MoveClass, MovePicker, QuietOrder};
 use crate::eval::{PIECE_VALUE, SEE_VALUES};
-use crate::history::Histories;
+use crate::history::{Histories, PieceTo};
 
 /// A seeded stream: the same positions on every run.
 type Rng = Pcg64Mcg;
@@ -209,4 +209,29 @@ fn skipping_quiets_drops_only_the_quiet_moves_still_to_come() {
         skipped_before_generation > 100,
         "skips before the quiet moves were generated: {skipped_before_generation}"
     );
+}
+
+#[test]
+fn captures_of_equal_victims_come_in_capture_history_order() {
+    // Either red chariot takes an undefended black soldier.
+    let pos = Position::from_fen("3k5/9/9/p7p/9/9/9/9/9/R3K3R w - - 0 1").expect("fen");
+    let a = pos.parse_move("a0a6").expect("legal");
+    let i = pos.parse_move("i0i6").expect("legal");
+    let key = |m: Move| {
+        let p = pos.piece_at(m.from()).expect("a mover");
+        (m, PieceTo::new(p.index(), m.to()), PieceKind::Pawn)
+    };
+    let first = |h: &Histories| {
+        let mut picker = MovePicker::new([None, None], QuietOrder::default());
+        picker.next(&pos, h).map(|(m, class, _)| (m, class))
+    };
+    let mut h = Histories::new_boxed();
+    for (best, other) in [(i, a), (a, i)] {
+        // The best capture gains and the other, tried before it, loses;
+        // three lessons outweigh the previous round's.
+        for _ in 0..3 {
+            h.update_captures(Some(key(best)), &[key(other)], 8);
+        }
+        assert_eq!(first(&h), Some((best, MoveClass::GoodCapture)));
+    }
 }
