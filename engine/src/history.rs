@@ -190,15 +190,9 @@ impl Histories {
     /// Between searches: what was learnt counts for less (a quarter of the
     /// butterfly and the captures, half the continuations).
     pub fn age(&mut self) {
-        for row in &mut self.butterfly {
-            for v in row.iter_mut() {
-                *v /= 4;
-            }
-        }
-        for row in &mut self.capture {
-            for v in row.iter_mut() {
-                *v /= 4;
-            }
+        let butterfly = self.butterfly.iter_mut().flatten();
+        for v in butterfly.chain(self.capture.iter_mut().flatten()) {
+            *v /= 4;
         }
         for (row, live) in self.cont.iter_mut().zip(&mut self.live) {
             if *live {

@@ -42,7 +42,7 @@
 
 use std::ops::ControlFlow::{Break, Continue};
 
-use board::{Color, Move, PieceKind, Position};
+use board::{Color, Move, Piece, PieceKind, Position};
 
 use super::{Mode, Search};
 use crate::eval::SEE_VALUES;
@@ -273,7 +273,10 @@ impl<M: Mode> Search<'_, M> {
                     Singular::Extend(e) => singular_ext = e,
                 }
             }
-            let capture = self.pos.is_capture(mv);
+            // The victim's kind, asked once: the capture test below and the
+            // capture history's key after the move.
+            let victim = self.pos.piece_at(mv.to()).map(Piece::kind);
+            let capture = victim.is_some();
             let pt = self.piece_to(mv);
             // Pruning of late moves (none in the classic search).
             let quiet_late =
@@ -360,14 +363,12 @@ impl<M: Mode> Search<'_, M> {
                 }
             }
             if let Some(pt) = pt {
-                if !capture {
-                    if !quiets_tried.is_full() {
-                        quiets_tried.push((mv, pt));
+                match victim {
+                    None if !quiets_tried.is_full() => quiets_tried.push((mv, pt)),
+                    Some(victim) if !captures_tried.is_full() => {
+                        captures_tried.push((mv, pt, victim));
                     }
-                } else if let Some(victim) = self.pos.piece_at(mv.to())
-                    && !captures_tried.is_full()
-                {
-                    captures_tried.push((mv, pt, victim.kind()));
+                    _ => {}
                 }
             }
         }
