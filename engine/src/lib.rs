@@ -37,6 +37,7 @@
 
 pub mod bench;
 mod control;
+mod correction;
 pub mod datagen;
 mod eval;
 mod history;

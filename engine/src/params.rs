@@ -196,14 +196,27 @@ params! {
     lmr_base = 50, -50..=150, 10;
     /// … (its divisor), …
     lmr_divisor = 225, 150..=400, 15;
-    /// … and the history score worth one ply less (or more) of it.
+    /// … the history score worth one ply less (or more) of it, …
     lmr_history_unit = 8000, 2000..=20000, 800;
+    /// … the plies more a late quiet move is reduced at an expected
+    /// cut node.
+    lmr_cut_node = 1, 0..=3, 1;
+    /// A reduced move that beats alpha by this much more, …
+    lmr_deeper_base = 35, 0..=120, 6;
+    /// … plus this per ply of its reduction, is searched again a ply
+    /// deeper than unreduced.
+    lmr_deeper_per_ply = 4, 0..=16, 1;
     /// Singular extensions: the least depth, …
     singular_depth = 7, 4..=12, 1;
     /// … how much shallower than the node the table entry may be, …
     singular_entry_depth = 3, 1..=6, 1;
     /// … and the bar below the table score, per ply of depth.
     singular_margin = 2, 1..=6, 1;
+    /// Correction history: the greatest weight (of 256) a searched node's
+    /// error gets in its structures' averages (its depth + 1 below), …
+    corr_weight_max = 16, 4..=64, 3;
+    /// … and the largest correction, in centipawns.
+    corr_limit = 64, 16..=120, 6;
     /// Quiescence delta pruning: the margin over the victim's value.
     delta_margin = 150, 50..=400, 15;
     /// Aspiration: the least depth, …

@@ -37,6 +37,7 @@ use std::ops::ControlFlow::{self, Break, Continue};
 
 use board::Position;
 
+use crate::correction::{CorrectionHistory, CorrectionKeys};
 use crate::history::Histories;
 use crate::nnue::{AccumulatorStack, Network};
 use crate::score::verdict_score;
@@ -80,6 +81,12 @@ pub(crate) struct Search<'a, M: Mode> {
     /// This thread's place in the pool (see [`Worker`]).
     id: usize,
     h: &'a mut Histories,
+    /// What the searches found of the static evaluation's error.
+    corr: &'a mut CorrectionHistory,
+    /// The current position's correction keys, kept move by move.
+    keys: CorrectionKeys,
+    /// The keys of the positions above it on the line, to restore them.
+    keys_above: &'a mut Vec<CorrectionKeys>,
     stack: &'a mut Stack,
     eval_cache: &'a mut EvalCache,
     /// The network's accumulators by ply (unused without a network).
@@ -118,6 +125,8 @@ impl<'a, M: Mode> Search<'a, M> {
         let Worker {
             id,
             histories,
+            correction,
+            corr_keys,
             stack,
             eval_cache,
             acc,
@@ -133,6 +142,12 @@ impl<'a, M: Mode> Search<'a, M> {
             experiment: task.experiment.unwrap_or_default(),
             id: *id,
             h: histories.as_mut(),
+            corr: correction.as_mut(),
+            keys: CorrectionKeys::of(&task.pos),
+            keys_above: {
+                corr_keys.clear();
+                corr_keys
+            },
             stack: stack.as_mut(),
             eval_cache,
             acc,

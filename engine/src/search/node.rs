@@ -8,7 +8,8 @@
 //!    quiescence);
 //! 4. prunes by mate distance;
 //! 5. returns the table's score when its entry decides the window;
-//! 6. takes the static evaluation and leaves it in its frame as a
+//! 6. takes the static evaluation, corrected by the correction history
+//!    (`correction.rs`), and leaves it in its frame as a
 //!    [`FrameEval`] for the plies below ([`Search::improving`]);
 //! 7. returns early by [`Search::reverse_futility`] or
 //!    [`Search::null_move`];
@@ -24,7 +25,8 @@
 //!    ([`Search::search_late_move`]);
 //! 10. teaches the histories a quiet best move ([`Search::reward_quiet`])
 //!     and the capture history its captures ([`Search::reward_capture`]),
-//!     and stores its result in the table.
+//!     stores its result in the table and teaches the correction history
+//!     the static evaluation's error ([`corrects`]).
 //!
 //! The plumbing it calls stays where it lives: the ply stack (`stack`),
 //! making moves and evaluating (`position`), the table's probe and store
@@ -58,10 +60,15 @@ pub(super) enum NodeKind {
     /// On the principal variation: searched with an open window, never
     /// cut off by the table or pruned by the static evaluation.
     Pv,
-    /// Searched with a null window to prove a bound.
-    NonPv,
-    /// A null-window node where null-move pruning is off: right after a
-    /// null move (two passes in a row prove nothing) and the null move's
+    /// Searched with a null window, expected to fail high (an expected
+    /// cut node): a reduced search's node, a PV node's later moves, and
+    /// every other child of an all node.
+    Cut,
+    /// Searched with a null window, expected to fail low (every move
+    /// searched): the children of a cut node.
+    All,
+    /// An all node where null-move pruning is off: right after a null
+    /// move (two passes in a row prove nothing) and the null move's
     /// verification search.
     NoNull,
 }
@@ -72,13 +79,38 @@ impl NodeKind {
         self != NodeKind::NoNull
     }
 
+    /// Whether the node is expected to fail high.
+    pub(super) fn expects_cut(self) -> bool {
+        self == NodeKind::Cut
+    }
+
     /// The kind of the node's first child: a PV node's first move
-    /// continues the PV; below any other node, null move is allowed again.
+    /// continues the PV; below a cut node the replies are all nodes, below
+    /// an all node cut nodes (null move allowed again).
     pub(super) fn first_child(self) -> NodeKind {
-        if self == NodeKind::Pv {
-            NodeKind::Pv
-        } else {
-            NodeKind::NonPv
+        match self {
+            NodeKind::Pv => NodeKind::Pv,
+            NodeKind::Cut => NodeKind::All,
+            NodeKind::All | NodeKind::NoNull => NodeKind::Cut,
+        }
+    }
+
+    /// The kind of a later move's null-window child searched at full
+    /// depth: a PV node's later moves are expected to fail low there, so
+    /// their children to cut; elsewhere as the first child.
+    pub(super) fn later_child(self) -> NodeKind {
+        match self {
+            NodeKind::Pv => NodeKind::Cut,
+            other => other.first_child(),
+        }
+    }
+
+    /// The node itself searched again with a null window (the singularity
+    /// test): a PV node's counts as an all node.
+    pub(super) fn null_window(self) -> NodeKind {
+        match self {
+            NodeKind::Pv => NodeKind::All,
+            other => other,
         }
     }
 }
@@ -159,11 +191,12 @@ impl<M: Mode> Search<'_, M> {
         }
         // The static evaluation, none in check (every move is an evasion).
         let in_check = self.pos.in_check();
-        let static_eval = if in_check {
+        let eval = if in_check {
             None
         } else {
-            Some(self.evaluate())
+            Some(self.static_eval())
         };
+        let static_eval = eval.map(|e| e.value);
         // Root: its evaluation is not offered to the plies below, so that
         // ply 1 prunes as after an evasion (carefully, at the node every
         // line passes through) and ply 2 counts as improving.
@@ -267,7 +300,7 @@ impl<M: Mode> Search<'_, M> {
                 && smv == mv
             {
                 self.count(|c| &mut c.singular);
-                match self.singular(mv, tt_score, beta, depth, ply) {
+                match self.singular(mv, tt_score, beta, depth, ply, kind) {
                     Singular::Stopped => return 0,
                     Singular::MultiCut(s) => return s,
                     Singular::Extend(e) => singular_ext = e,
@@ -304,8 +337,10 @@ impl<M: Mode> Search<'_, M> {
                 && class != MoveClass::TableMove
                 && self.see_loses(mv, capture, depth);
             // The check is asked of the piece sets before the move is
-            // made, so that a pruned move is never made.
-            if (see_losing || futile_quiet) && !self.pos.gives_check(mv) {
+            // made, so that a pruned move is never made; the extension
+            // below reads the same answer.
+            let checks = self.pos.gives_check(mv);
+            if (see_losing || futile_quiet) && !checks {
                 if futile_quiet {
                     self.count(|c| &mut c.futile);
                 } else {
@@ -313,11 +348,16 @@ impl<M: Mode> Search<'_, M> {
                 }
                 continue;
             }
+            // A check that loses material in the exchange on its square
+            // is not extended: the reply that takes the piece refutes most
+            // of them at once, and the few sacrifices that mate still get
+            // their plies from the checks that follow.
+            let losing_check = checks && !self.pos.see_ge(mv, 0, &SEE_VALUES);
             let nodes_before = self.nodes;
             self.stack[ply].moved = pt;
             self.make(mv);
             let gives_check = self.pos.in_check();
-            let extension = self.extension(ply, gives_check, singular_ext);
+            let extension = self.extension(ply, gives_check && !losing_check, singular_ext);
             let new_depth = depth - 1 + extension;
             let score = if searched == 0 {
                 -self.search(-beta, -alpha, new_depth, ply + 1, kind.first_child())
@@ -330,7 +370,7 @@ impl<M: Mode> Search<'_, M> {
                     };
                 let reducible = class == MoveClass::Quiet && !gives_check && !in_check;
                 let r = if depth >= params::lmr_depth() && late && reducible && !self.classic() {
-                    self.late_reduction(depth, searched, pv_node, improving, order_score)
+                    self.late_reduction(depth, searched, kind, improving, order_score)
                         .clamp(0, new_depth - 1)
                 } else {
                     0
@@ -338,7 +378,7 @@ impl<M: Mode> Search<'_, M> {
                 if r > 0 {
                     self.count(|c| &mut c.reduced);
                 }
-                self.search_late_move(alpha, beta, new_depth, r, ply, pv_node)
+                self.search_late_move(alpha, beta, best, new_depth, r, ply, kind)
             };
             self.unmake();
             if let Some(i) = root_move {
@@ -400,6 +440,16 @@ impl<M: Mode> Search<'_, M> {
         if !repeated && excluded.is_none() && root_own {
             let bound = Bound::of_result(best, alpha_orig, beta);
             self.store(key, ply, best_move, best, depth, bound);
+            if let Some(e) = eval
+                && corrects(
+                    e.value,
+                    best,
+                    bound,
+                    best_move.is_some_and(|m| self.pos.is_capture(m)),
+                )
+            {
+                self.corr.learn(e.keys, e.raw, best, depth);
+            }
         }
         best
     }
@@ -490,6 +540,22 @@ impl<M: Mode> Search<'_, M> {
         self.count(|c| &mut c.null_cutoffs);
         Some(s)
     }
+}
+
+/// Whether a node's result teaches the correction history about its
+/// static evaluation `static_eval`: not when a capture was best (the
+/// exchange, not the structure, made the difference), not a decisive
+/// score (a mate says nothing of the evaluation), and not a bound on the
+/// evaluation's own side of it (a lower bound below it, an upper bound
+/// above it: the true score could be the evaluation itself).
+fn corrects(static_eval: i32, best: i32, bound: Bound, capture_best: bool) -> bool {
+    !capture_best
+        && !is_decisive(best)
+        && match bound {
+            Bound::Lower => best > static_eval,
+            Bound::Upper => best < static_eval,
+            Bound::Exact => true,
+        }
 }
 
 /// Chariots, horses and cannons of `color`.
@@ -585,10 +651,18 @@ impl<M: Mode> Search<'_, M> {
     /// failing that bar makes `mv` singular (extended one ply); the search
     /// without it beating beta cuts the node (multi-cut); a table score at
     /// or above beta that is not singular reduces `mv` a ply.
-    fn singular(&mut self, mv: Move, tt_score: i32, beta: i32, depth: i32, ply: usize) -> Singular {
+    fn singular(
+        &mut self,
+        mv: Move,
+        tt_score: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        kind: NodeKind,
+    ) -> Singular {
         let bar = tt_score - params::singular_margin() * depth;
         self.stack[ply].excluded = Some(mv);
-        let s = self.search(bar - 1, bar, (depth - 1) / 2, ply, NodeKind::NonPv);
+        let s = self.search(bar - 1, bar, (depth - 1) / 2, ply, kind.null_window());
         self.stack[ply].excluded = None;
         if self.stopped {
             Singular::Stopped
@@ -657,37 +731,64 @@ impl<M: Mode> Search<'_, M> {
 
     /// The late-move reduction of the `searched`-th move at `depth`, before
     /// clamping. History steers it: a move that often cut elsewhere is
-    /// reduced less, one that failed more.
+    /// reduced less, one that failed more. At an expected cut node a late
+    /// quiet move is reduced more: one of the first moves is expected to
+    /// cut, and the later ones matter only if none did.
     fn late_reduction(
         &self,
         depth: i32,
         searched: usize,
-        pv_node: bool,
+        kind: NodeKind,
         improving: bool,
         order_score: i32,
     ) -> i32 {
-        self.reductions.get(depth, searched) - i32::from(pv_node) + i32::from(!improving)
+        self.reductions.get(depth, searched) - i32::from(kind == NodeKind::Pv)
+            + i32::from(!improving)
+            + if kind.expects_cut() {
+                params::lmr_cut_node()
+            } else {
+                0
+            }
             - order_score / params::lmr_history_unit()
     }
 
     /// Searches a move after the first with a null window around `alpha`,
     /// reduced by `r`; a reduced search that beats alpha is repeated at
-    /// full depth, and at a PV node one that lands inside the window is
-    /// searched again with the full window. The move is already made.
+    /// full depth (a ply deeper when it beat alpha by far, a ply shallower
+    /// when it barely beat the node's best so far), and at a PV node one
+    /// that lands inside the window is searched again with the full
+    /// window. The move is already made. A reduced child is expected to
+    /// cut (it is reduced because its move is expected to fail low); one
+    /// searched at full depth takes the kind the node gives its children
+    /// ([`NodeKind::later_child`]).
+    #[allow(clippy::too_many_arguments)]
     fn search_late_move(
         &mut self,
         alpha: i32,
         beta: i32,
+        best: i32,
         new_depth: i32,
         r: i32,
         ply: usize,
-        pv_node: bool,
+        kind: NodeKind,
     ) -> i32 {
-        let mut s = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, NodeKind::NonPv);
+        let full = kind.later_child();
+        let mut s = if r > 0 {
+            -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, NodeKind::Cut)
+        } else {
+            -self.search(-alpha - 1, -alpha, new_depth, ply + 1, full)
+        };
+        let mut new_depth = new_depth;
         if s > alpha && r > 0 {
-            s = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, NodeKind::NonPv);
+            let deeper = s > alpha + params::lmr_deeper_base() + params::lmr_deeper_per_ply() * r;
+            let shallower = s < best + new_depth;
+            let reduced = new_depth - r;
+            new_depth += i32::from(deeper) - i32::from(shallower);
+            if new_depth > reduced {
+                s = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, full);
+            }
         }
-        if pv_node && s > alpha && s < beta {
+        if kind == NodeKind::Pv && s > alpha && s < beta {
             s = -self.search(-beta, -alpha, new_depth, ply + 1, NodeKind::Pv);
         }
         s

@@ -42,7 +42,7 @@ impl<M: Mode> Search<'_, M> {
             best = -INFINITE;
             MovePicker::new(tt_moves, QuietOrder::default())
         } else {
-            let stand_pat = self.evaluate();
+            let stand_pat = self.static_eval().value;
             if stand_pat >= beta {
                 return stand_pat;
             }

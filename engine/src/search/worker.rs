@@ -1,5 +1,5 @@
 //! A search thread's own state, kept from one search to the next: the
-//! histories, the ply stack, the evaluation cache, the network's
+//! histories, the correction history, the ply stack, the evaluation cache, the network's
 //! accumulators, the late-move reduction table, the root moves and the
 //! time signals. Each pool thread owns one [`Worker`], allocated once when
 //! the thread starts; a search borrows it (see [`Search`]) and resets what
@@ -15,6 +15,7 @@ use super::root::RootMove;
 use super::stack::Stack;
 use super::{Experimental, Mode, Play, Search, Task, ThreadResult};
 use crate::Event;
+use crate::correction::{CorrectionHistory, CorrectionKeys};
 use crate::history::Histories;
 use crate::nnue::{AccumulatorStack, Network};
 use crate::params;
@@ -122,6 +123,10 @@ pub(crate) struct Worker {
     /// reports, the end of the search), the others are helpers.
     pub(super) id: usize,
     pub(super) histories: Box<Histories>,
+    pub(super) correction: Box<CorrectionHistory>,
+    /// The correction keys of the positions on the searched line above the
+    /// current one (kept here so that a search allocates nothing).
+    pub(super) corr_keys: Vec<CorrectionKeys>,
     pub(super) stack: Box<Stack>,
     pub(super) eval_cache: EvalCache,
     pub(super) acc: AccumulatorStack,
@@ -136,6 +141,8 @@ impl Worker {
         Worker {
             id,
             histories: Histories::new_boxed(),
+            correction: CorrectionHistory::new_boxed(),
+            corr_keys: Vec::with_capacity(MAX_PLY + 1),
             stack: Stack::new_boxed(),
             eval_cache: EvalCache::new(),
             acc: AccumulatorStack::new(MAX_PLY + 1),
@@ -148,6 +155,7 @@ impl Worker {
     /// Forgets everything learnt (a new game).
     pub(crate) fn clear(&mut self) {
         self.histories.clear();
+        self.correction.clear();
         self.eval_cache.clear();
     }
 
