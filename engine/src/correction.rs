@@ -122,10 +122,11 @@ impl CorrectionHistory {
 
     /// Forgets everything learnt (a new game).
     pub(crate) fn clear(&mut self) {
-        *self = CorrectionHistory {
-            soldiers: [[0; SIZE]; 2],
-            pieces: [[[0; SIZE]; 2]; 2],
-        };
+        // In place: a fresh value would be built on the stack first.
+        let tables = self.pieces.iter_mut().chain([&mut self.soldiers]);
+        for side in tables.flatten() {
+            side.fill(0);
+        }
     }
 
     /// The correction of a static evaluation of a position with `keys`,
