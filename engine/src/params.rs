@@ -12,7 +12,10 @@
 //! dialects, and `chariot params` prints the table in the format of the
 //! SPSA driver (`tools/cluster/run.py spsa`, fishtest's
 //! `name, int, default, min, max, c_end, r_end`). A tuned value comes
-//! back into the play build as the new default in this table.
+//! back into the play build as the new default in this table, and
+//! `docs/design.md`, which quotes the defaults in its description of the
+//! search, with it (`engine/tests/design_params.rs` names a phrase left
+//! behind).
 //!
 //! The ranges are where a tuner may go without the search stopping to
 //! make sense (a depth bound below 1, a margin below 0); the step is the
