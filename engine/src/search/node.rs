@@ -140,7 +140,7 @@ impl<M: Mode> Search<'_, M> {
     ) -> i32 {
         // At the horizon, quiescence decides.
         if depth <= 0 {
-            return self.qsearch(alpha, beta, ply);
+            return self.qsearch(alpha, beta, ply, true);
         }
         let root = ply == 0;
         let pv_node = kind == NodeKind::Pv;

@@ -1,5 +1,5 @@
-//! Quiescence: at the horizon, only captures (and every evasion in check)
-//! are searched, so that the static evaluation is taken in a quiet
+//! Quiescence: at the horizon, only captures (and every evasion in check;
+//! at its first ply, quiet checks too) are searched, so that the static evaluation is taken in a quiet
 //! position. Captures come from the same picker as the interior nodes;
 //! delta pruning drops those that cannot lift the stand-pat score near
 //! alpha, and losing captures are not searched unless the table suggests
@@ -7,6 +7,7 @@
 //! exchange).
 
 use super::{Mode, Search};
+use crate::eval::SEE_VALUES;
 use crate::movepick::{MovePicker, QuietOrder};
 use crate::params;
 use crate::score::{Bound, INFINITE, MATE, MAX_PLY};
@@ -14,7 +15,10 @@ use crate::score::{Bound, INFINITE, MATE, MAX_PLY};
 impl<M: Mode> Search<'_, M> {
     /// Fail-soft quiescence search at `ply`: stand pat, then captures (or
     /// every evasion in check).
-    pub(super) fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// `checks`: quiescence's first ply (the main search's horizon) also
+    /// searches the quiet moves that give check and do not lose the
+    /// checking piece.
+    pub(super) fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, checks: bool) -> i32 {
         self.stack.clear_pv(ply);
         self.nodes += 1;
         if self.poll() {
@@ -58,7 +62,7 @@ impl<M: Mode> Search<'_, M> {
         while let Some((mv, _, _)) = picker.next(&self.pos, self.h) {
             searched += 1;
             self.make(mv);
-            let score = -self.qsearch(-beta, -alpha, ply + 1);
+            let score = -self.qsearch(-beta, -alpha, ply + 1, false);
             self.unmake();
             if self.stopped {
                 return 0;
@@ -72,6 +76,34 @@ impl<M: Mode> Search<'_, M> {
                     }
                     alpha = score;
                     self.stack.update_pv(ply, mv);
+                }
+            }
+        }
+        // Quiet checks, at the first ply only: in xiangqi a quiet check
+        // (a cannon's new screen, a horse's step) often mates or wins
+        // material that no capture at the horizon shows.
+        if checks && !in_check && best < beta {
+            for mv in self.pos.legal_quiets() {
+                if !self.pos.gives_check(mv) || !self.pos.see_ge(mv, 0, &SEE_VALUES) {
+                    continue;
+                }
+                searched += 1;
+                self.make(mv);
+                let score = -self.qsearch(-beta, -alpha, ply + 1, false);
+                self.unmake();
+                if self.stopped {
+                    return 0;
+                }
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        best_move = Some(mv);
+                        if score >= beta {
+                            break;
+                        }
+                        alpha = score;
+                        self.stack.update_pv(ply, mv);
+                    }
                 }
             }
         }
