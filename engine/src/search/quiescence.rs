@@ -6,6 +6,8 @@
 //! them (the picker's capture scope does both, before it asks any
 //! exchange).
 
+use board::{Move, MoveList, Position};
+
 use super::{Mode, Search};
 use crate::eval::SEE_VALUES;
 use crate::movepick::{MovePicker, QuietOrder};
@@ -59,7 +61,20 @@ impl<M: Mode> Search<'_, M> {
         };
         let mut best_move = None;
         let mut searched = 0usize;
-        while let Some((mv, _, _)) = picker.next(&self.pos, self.h) {
+        // Quiet checks, at the first ply only and once the captures are
+        // done: in xiangqi a quiet check (a cannon's new screen, a horse's
+        // step) often mates or wins material that no capture at the
+        // horizon shows. Those that lose the checking piece in the
+        // exchange are left out.
+        let mut quiet_checks = (checks && !in_check).then(QuietChecks::default);
+        loop {
+            let mv = match picker.next(&self.pos, self.h) {
+                Some((mv, _, _)) => mv,
+                None => match quiet_checks.as_mut().and_then(|q| q.next(&mut self.pos)) {
+                    Some(mv) => mv,
+                    None => break,
+                },
+            };
             searched += 1;
             self.make(mv);
             let score = -self.qsearch(-beta, -alpha, ply + 1, false);
@@ -79,34 +94,6 @@ impl<M: Mode> Search<'_, M> {
                 }
             }
         }
-        // Quiet checks, at the first ply only: in xiangqi a quiet check
-        // (a cannon's new screen, a horse's step) often mates or wins
-        // material that no capture at the horizon shows.
-        if checks && !in_check && best < beta {
-            for mv in self.pos.legal_quiets() {
-                if !self.pos.gives_check(mv) || !self.pos.see_ge(mv, 0, &SEE_VALUES) {
-                    continue;
-                }
-                searched += 1;
-                self.make(mv);
-                let score = -self.qsearch(-beta, -alpha, ply + 1, false);
-                self.unmake();
-                if self.stopped {
-                    return 0;
-                }
-                if score > best {
-                    best = score;
-                    if score > alpha {
-                        best_move = Some(mv);
-                        if score >= beta {
-                            break;
-                        }
-                        alpha = score;
-                        self.stack.update_pv(ply, mv);
-                    }
-                }
-            }
-        }
         if in_check && searched == 0 {
             return -MATE + ply as i32;
         }
@@ -116,5 +103,27 @@ impl<M: Mode> Search<'_, M> {
             self.store(key, ply, best_move, best, 0, bound);
         }
         best
+    }
+}
+
+/// The quiet moves of a position that give check and do not lose the
+/// checking piece by the exchange, generated when first asked.
+#[derive(Default)]
+struct QuietChecks {
+    moves: Option<MoveList>,
+    next: usize,
+}
+
+impl QuietChecks {
+    /// The next such move of `pos` (the position the first call saw).
+    fn next(&mut self, pos: &mut Position) -> Option<Move> {
+        let moves = self.moves.get_or_insert_with(|| pos.legal_quiets());
+        while let Some(&mv) = moves.get(self.next) {
+            self.next += 1;
+            if pos.gives_check(mv) && pos.see_ge(mv, 0, &SEE_VALUES) {
+                return Some(mv);
+            }
+        }
+        None
     }
 }
