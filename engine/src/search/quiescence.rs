@@ -1,10 +1,11 @@
-//! Quiescence: at the horizon, only captures (and every evasion in check;
-//! at its first ply, quiet checks too) are searched, so that the static evaluation is taken in a quiet
-//! position. Captures come from the same picker as the interior nodes;
-//! delta pruning drops those that cannot lift the stand-pat score near
-//! alpha, and losing captures are not searched unless the table suggests
-//! them (the picker's capture scope does both, before it asks any
-//! exchange).
+//! Quiescence: at the horizon, only captures (and every evasion in check)
+//! are searched, so that the static evaluation is taken in a quiet
+//! position; at quiescence's first ply, the quiet checks too. Captures
+//! come from the same picker as the interior nodes; delta pruning drops
+//! those that cannot lift the stand-pat score near alpha, and losing
+//! captures are not searched unless the table suggests them (the picker's
+//! capture scope does both, before it asks any exchange). The quiet
+//! checks come after the captures, from [`QuietChecks`].
 
 use board::{Move, MoveList, Position};
 
@@ -16,10 +17,9 @@ use crate::score::{Bound, INFINITE, MATE, MAX_PLY};
 
 impl<M: Mode> Search<'_, M> {
     /// Fail-soft quiescence search at `ply`: stand pat, then captures (or
-    /// every evasion in check).
-    /// `checks`: quiescence's first ply (the main search's horizon) also
-    /// searches the quiet moves that give check and do not lose the
-    /// checking piece.
+    /// every evasion in check), then, with `checks` (quiescence's first
+    /// ply, the main search's horizon), the quiet moves that give check
+    /// and do not lose the checking piece.
     pub(super) fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, checks: bool) -> i32 {
         self.stack.clear_pv(ply);
         self.nodes += 1;
