@@ -4,15 +4,13 @@
 //! tune that moves one of them has to move the page too, and this test
 //! says which phrase did not.
 
-use engine::params::PARAMS;
+use engine::params;
 
 const DESIGN: &str = include_str!("../../docs/design.md");
 
 /// The default of parameter `name`.
 fn d(name: &str) -> i32 {
-    PARAMS
-        .iter()
-        .find(|p| p.name == name)
+    params::find(name)
         .unwrap_or_else(|| panic!("no parameter {name} in engine/src/params.rs"))
         .default
 }
