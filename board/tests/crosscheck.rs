@@ -360,6 +360,94 @@ fn make_unmake_and_keys() {
     }
 }
 
+/// Positions from seeded random games that give check whenever they can
+/// and push soldiers otherwise half the time, so the games reach the
+/// checks a plain random game rarely does: soldiers at the palace, horses
+/// and cannons around the general.
+fn checking_positions(games: usize, max_plies: usize) -> Vec<Position> {
+    let mut rng = Rng::seed_from_u64(0x51_7cc1_b7ee_b2d7);
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut pos = Position::startpos();
+        for _ in 0..rng.gen_range(0..max_plies) + 1 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let checks: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|&m| pos.clone().gives_check(m))
+                .collect();
+            let pawns: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|m| pos.piece_at(m.from()).map(Piece::kind) == Some(PieceKind::Pawn))
+                .collect();
+            let m = if !checks.is_empty() && rng.gen_range(0..2) == 0 {
+                checks[rng.gen_range(0..checks.len())]
+            } else if !pawns.is_empty() && rng.gen_range(0..2) == 0 {
+                pawns[rng.gen_range(0..pawns.len())]
+            } else {
+                moves[rng.gen_range(0..moves.len())]
+            };
+            pos.make_move(m);
+            out.push(pos.clone());
+        }
+    }
+    out
+}
+
+/// The quiet checks' generator against its slow definition: every legal
+/// quiet move that `gives_check`, in the same order, also after a pass.
+#[test]
+fn quiet_checks_equal_checking_quiets() {
+    let slow = |p: &mut Position| -> Vec<Move> {
+        let quiets = p.legal_quiets();
+        quiets.into_iter().filter(|&m| p.gives_check(m)).collect()
+    };
+    let mut checks = 0;
+    for pos in random_positions(80, 150)
+        .into_iter()
+        .chain(checking_positions(120, 150))
+    {
+        let mut p = pos.clone();
+        let expected = slow(&mut p);
+        checks += expected.len();
+        assert_eq!(p.legal_quiet_checks().to_vec(), expected, "{}", pos.fen());
+        if !p.in_check() {
+            p.make_null_move();
+            let expected = slow(&mut p);
+            assert_eq!(
+                p.legal_quiet_checks().to_vec(),
+                expected,
+                "after a pass in {}",
+                pos.fen()
+            );
+            p.unmake_null_move();
+        }
+    }
+    // The games must reach enough checks for the test to mean much.
+    assert!(checks > 3000, "only {checks} quiet checks");
+    // Rarer than the games find: a chariot on a horse's leg uncovering its
+    // check by moving off the general's lines (no cannon on the board, so
+    // no landing square is a screen); a soldier's and a horse's checks
+    // without a cannon.
+    for (fen, expected) in [
+        (
+            "4k4/2NR5/9/9/9/9/9/9/9/3K5 w - - 0 1",
+            "d8d1 d8d2 d8d3 d8d4 d8d5 d8d6 d8d7 d8e8 d8f8 d8g8 d8h8 d8i8 d8d9",
+        ),
+        ("3k5/9/3P5/9/9/9/9/9/9/4K4 w - - 0 1", "d7d8"),
+        ("3k5/9/9/4N4/9/9/9/9/9/4K4 w - - 0 1", "e6c7 e6f8"),
+    ] {
+        let mut p = Position::from_fen(fen).expect("test FEN");
+        let found: Vec<String> = p.legal_quiet_checks().iter().map(Move::to_string).collect();
+        assert_eq!(found.join(" "), expected, "{fen}");
+        assert_eq!(p.legal_quiet_checks().to_vec(), slow(&mut p), "{fen}");
+    }
+}
+
 #[test]
 fn fen_round_trip() {
     for pos in random_positions(60, 150) {

@@ -1,7 +1,8 @@
 //! Legal move generation for [`Position`]: pseudo-legal targets, the
 //! king-safety test and the exposure masks that let most moves skip it,
-//! the bulk move count, legality of a single move, and perft. Attack tests
-//! and make/unmake stay in the parent, which owns the placement.
+//! the quiet checks' candidate points, the bulk move count, legality of a
+//! single move, and perft. Attack tests and make/unmake stay in the
+//! parent, which owns the placement.
 
 use super::Position;
 use crate::attacks::{self, Line};
@@ -16,6 +17,9 @@ enum Generate {
     /// The captures of the pieces on these squares.
     Captures(Bitboard),
     Quiets,
+    /// The quiet moves that may give check: a superset of the checking
+    /// ones, which [`Position::legal_quiet_checks`] then sifts exactly.
+    QuietCheckCandidates,
 }
 
 impl Position {
@@ -126,8 +130,9 @@ impl Position {
             targets: match which {
                 Generate::All => Bitboard::FULL,
                 Generate::Captures(victims) => self.by_color[(!us).index()] & victims,
-                Generate::Quiets => Bitboard::FULL.minus(occ),
+                Generate::Quiets | Generate::QuietCheckCandidates => Bitboard::FULL.minus(occ),
             },
+            checks: (which == Generate::QuietCheckCandidates).then(|| self.check_squares(us, occ)),
             from_mask,
             to_mask,
             in_check: self.state.in_check,
@@ -148,7 +153,10 @@ impl Position {
     fn generate_kind<S: MoveSink>(&self, kind: PieceKind, scope: &Scope, sink: &mut S) {
         let us = self.side;
         for from in self.by_piece[us.index()][kind.index()] {
-            let targets = self.pseudo_targets(us, kind, from, scope.occ) & scope.targets;
+            let mut targets = self.pseudo_targets(us, kind, from, scope.occ) & scope.targets;
+            if let Some(checks) = &scope.checks {
+                targets &= checks.landing(kind, from);
+            }
             let test_all =
                 scope.in_check || kind == PieceKind::King || scope.from_mask.contains(from);
             let risky = if test_all {
@@ -251,6 +259,70 @@ impl Position {
         let mut sink = ListSink::new();
         self.generate(Generate::Quiets, &mut sink);
         sink.into_list()
+    }
+
+    /// The legal moves of the side to move that capture nothing and give
+    /// check, in the order [`Position::legal_quiets`] lists them: exactly
+    /// those of its moves for which [`Position::gives_check`] holds, found
+    /// without testing every quiet move.
+    pub fn legal_quiet_checks(&mut self) -> MoveList {
+        let mut sink = ListSink::new();
+        // The candidates assume the other general is not in check yet,
+        // which only a pass made in check (`pass_for_rules`) breaks.
+        let us = self.side;
+        let which =
+            if self.state.last_move.is_none() && self.is_attacked(self.kings[(!us).index()], us) {
+                Generate::Quiets
+            } else {
+                Generate::QuietCheckCandidates
+            };
+        self.generate(which, &mut sink);
+        let mut moves = sink.into_list();
+        moves.retain(|m| self.gives_check(*m));
+        moves
+    }
+
+    /// [`CheckSquares`] for `us` to move on occupancy `occ`: the rays
+    /// from the other general read as [`Position::exposure_masks`] reads
+    /// them from the own one.
+    fn check_squares(&self, us: Color, occ: Bitboard) -> CheckSquares {
+        let mine = &self.by_piece[us.index()];
+        let ksq = self.kings[(!us).index()];
+        let fo = self.file_occ[ksq.file().index()] as usize;
+        let rook_rays = attacks::line_attacks(Line::Rook, ksq, occ, fo);
+        let first = rook_rays & occ;
+        let second = attacks::line_attacks(Line::Cannon, ksq, occ, fo);
+        // The rays again with the first blockers gone: the empty points
+        // behind them reach up to the second blockers.
+        let occ2 = occ.minus(first);
+        let fo2 = fo & !(attacks::file_bits(first, ksq));
+        let behind_first = attacks::line_attacks(Line::Slide, ksq, occ2, fo2).minus(rook_rays);
+        let cannons = mine[PieceKind::Cannon.index()];
+        let mut discoverers = attacks::horse_legs_towards(ksq, mine[PieceKind::Knight.index()]);
+        // (A lone blocker between the two generals is pinned, not a
+        // discoverer: moving it would leave the own general facing.)
+        for sq in second & mine[PieceKind::Rook.index()] {
+            discoverers |= attacks::between(ksq, sq) & occ;
+        }
+        let mut screens = Bitboard::EMPTY;
+        if cannons.is_nonempty() {
+            for sq in first & cannons {
+                screens |= attacks::between(ksq, sq);
+            }
+            // The third pieces along the rays: a cannon there has two
+            // screens, and either may uncover it.
+            for sq in attacks::line_attacks(Line::Cannon, ksq, occ2, fo2) & cannons {
+                discoverers |= attacks::between(ksq, sq) & occ;
+            }
+        }
+        CheckSquares {
+            discoverers: discoverers & self.by_color[us.index()],
+            rook: rook_rays.minus(occ),
+            cannon: behind_first,
+            screens,
+            horse: attacks::knight_attackers(ksq, occ),
+            pawn: attacks::pawn_attackers(us, ksq),
+        }
     }
 
     /// Whether the side to move has any legal move.
@@ -384,6 +456,51 @@ struct Scope {
     to_mask: Bitboard,
     /// Whether every move needs the full king-safety test.
     in_check: bool,
+    /// For [`Generate::QuietCheckCandidates`]: where a move may check.
+    checks: Option<CheckSquares>,
+}
+
+/// Where a quiet move of the side to move may give check, worked out once
+/// per position from the other general's rays and horse legs (the three
+/// ways of `Position::move_gives_check`): a superset of the checking
+/// moves, close to exact, cheap to test per target.
+struct CheckSquares {
+    /// The own pieces whose every move may uncover a check: the only
+    /// blocker between the other general and an own chariot, either of a
+    /// cannon's two screens, the leg of an own horse aiming at the general.
+    discoverers: Bitboard,
+    /// The empty points from which a chariot attacks the general.
+    rook: Bitboard,
+    /// The empty points from which a cannon attacks it, over one screen.
+    cannon: Bitboard,
+    /// The empty points between the general and an own cannon with no
+    /// screen: any piece landing there becomes the screen.
+    screens: Bitboard,
+    /// The points from which a horse attacks the general. A horse's move
+    /// never empties the leg of its own new attack, so the occupancy
+    /// before the move gives the right legs.
+    horse: Bitboard,
+    /// The points from which a soldier attacks the general.
+    pawn: Bitboard,
+}
+
+impl CheckSquares {
+    /// The targets of a piece of `kind` on `from` that may give check.
+    /// The general gets only the screens: it never reaches the other
+    /// general's rank, and on its file it would face it.
+    #[inline(always)]
+    fn landing(&self, kind: PieceKind, from: Square) -> Bitboard {
+        if self.discoverers.contains(from) {
+            return Bitboard::FULL;
+        }
+        match kind {
+            PieceKind::Rook => self.rook,
+            PieceKind::Cannon => self.cannon | self.screens,
+            PieceKind::Knight => self.horse | self.screens,
+            PieceKind::Pawn => self.pawn | self.screens,
+            _ => self.screens,
+        }
+    }
 }
 
 /// Where move generation delivers legal moves.

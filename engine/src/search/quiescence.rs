@@ -117,10 +117,10 @@ struct QuietChecks {
 impl QuietChecks {
     /// The next such move of `pos` (the position the first call saw).
     fn next(&mut self, pos: &mut Position) -> Option<Move> {
-        let moves = self.moves.get_or_insert_with(|| pos.legal_quiets());
+        let moves = self.moves.get_or_insert_with(|| pos.legal_quiet_checks());
         while let Some(&mv) = moves.get(self.next) {
             self.next += 1;
-            if pos.gives_check(mv) && pos.see_ge(mv, 0, &SEE_VALUES) {
+            if pos.see_ge(mv, 0, &SEE_VALUES) {
                 return Some(mv);
             }
         }
