@@ -167,7 +167,34 @@ fn random_positions(games: usize, max_plies: usize) -> Vec<Position> {
         .map(|fen| Position::from_fen(fen).expect("suite FEN"))
         .collect();
     starts.push(Position::startpos());
-    let mut rng = Rng::seed_from_u64(0x9e37_79b9_7f4a_7c15);
+    random_walks(
+        &starts,
+        games,
+        max_plies,
+        0x9e37_79b9_7f4a_7c15,
+        |rng, pos, moves| {
+            // Prefer captures now and then so games reach sparse endgames.
+            let caps = pos.legal_captures();
+            if !caps.is_empty() && rng.gen_range(0..3) == 0 {
+                caps[rng.gen_range(0..caps.len())]
+            } else {
+                moves[rng.gen_range(0..moves.len())]
+            }
+        },
+    )
+}
+
+/// Every position of `games` seeded random games of up to `max_plies`
+/// plies each, from `starts` in turn, each move chosen by `pick` among the
+/// legal ones.
+fn random_walks(
+    starts: &[Position],
+    games: usize,
+    max_plies: usize,
+    seed: u64,
+    mut pick: impl FnMut(&mut Rng, &Position, &[Move]) -> Move,
+) -> Vec<Position> {
+    let mut rng = Rng::seed_from_u64(seed);
     let mut out = Vec::new();
     for g in 0..games {
         let mut pos = starts[g % starts.len()].clone();
@@ -176,13 +203,7 @@ fn random_positions(games: usize, max_plies: usize) -> Vec<Position> {
             if moves.is_empty() {
                 break;
             }
-            // Prefer captures now and then so games reach sparse endgames.
-            let caps = pos.legal_captures();
-            let m = if !caps.is_empty() && rng.gen_range(0..3) == 0 {
-                caps[rng.gen_range(0..caps.len())]
-            } else {
-                moves[rng.gen_range(0..moves.len())]
-            };
+            let m = pick(&mut rng, &pos, &moves);
             pos.make_move(m);
             out.push(pos.clone());
         }
@@ -360,42 +381,32 @@ fn make_unmake_and_keys() {
     }
 }
 
-/// Positions from seeded random games that give check whenever they can
-/// and push soldiers otherwise half the time, so the games reach the
-/// checks a plain random game rarely does: soldiers at the palace, horses
-/// and cannons around the general.
+/// Positions from seeded random games that give check half the time they
+/// can and push soldiers half the rest, so the games reach the checks a
+/// plain random game rarely does: soldiers at the palace, horses and
+/// cannons around the general.
 fn checking_positions(games: usize, max_plies: usize) -> Vec<Position> {
-    let mut rng = Rng::seed_from_u64(0x51_7cc1_b7ee_b2d7);
-    let mut out = Vec::new();
-    for _ in 0..games {
-        let mut pos = Position::startpos();
-        for _ in 0..rng.gen_range(0..max_plies) + 1 {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            let checks: Vec<Move> = moves
-                .iter()
-                .copied()
-                .filter(|&m| pos.clone().gives_check(m))
-                .collect();
-            let pawns: Vec<Move> = moves
-                .iter()
-                .copied()
-                .filter(|m| pos.piece_at(m.from()).map(Piece::kind) == Some(PieceKind::Pawn))
-                .collect();
-            let m = if !checks.is_empty() && rng.gen_range(0..2) == 0 {
+    let start = [Position::startpos()];
+    random_walks(
+        &start,
+        games,
+        max_plies,
+        0x51_7cc1_b7ee_b2d7,
+        |rng, pos, moves| {
+            let of = |keep: &dyn Fn(Move) -> bool| -> Vec<Move> {
+                moves.iter().copied().filter(|&m| keep(m)).collect()
+            };
+            let checks = of(&|m| pos.clone().gives_check(m));
+            let pawns = of(&|m| pos.piece_at(m.from()).map(Piece::kind) == Some(PieceKind::Pawn));
+            if !checks.is_empty() && rng.gen_range(0..2) == 0 {
                 checks[rng.gen_range(0..checks.len())]
             } else if !pawns.is_empty() && rng.gen_range(0..2) == 0 {
                 pawns[rng.gen_range(0..pawns.len())]
             } else {
                 moves[rng.gen_range(0..moves.len())]
-            };
-            pos.make_move(m);
-            out.push(pos.clone());
-        }
-    }
-    out
+            }
+        },
+    )
 }
 
 /// The quiet checks' generator against its slow definition: every legal
