@@ -282,43 +282,24 @@ impl Position {
         moves
     }
 
-    /// [`CheckSquares`] for `us` to move on occupancy `occ`: the rays
-    /// from the other general read as [`Position::exposure_masks`] reads
-    /// them from the own one.
+    /// [`CheckSquares`] for `us` to move on occupancy `occ`. Where the
+    /// other general is exposed to `us` is where `us`'s moves uncover a
+    /// check or become a cannon's screen: [`Position::exposure_masks`]
+    /// read from that general.
     fn check_squares(&self, us: Color, occ: Bitboard) -> CheckSquares {
-        let mine = &self.by_piece[us.index()];
+        let (discoverers, screens) = self.exposure_masks(!us);
         let ksq = self.kings[(!us).index()];
         let fo = self.file_occ[ksq.file().index()] as usize;
         let rook_rays = attacks::line_attacks(Line::Rook, ksq, occ, fo);
-        let first = rook_rays & occ;
-        let second = attacks::line_attacks(Line::Cannon, ksq, occ, fo);
         // The rays again with the first blockers gone: the empty points
         // behind them reach up to the second blockers.
+        let first = rook_rays & occ;
         let occ2 = occ.minus(first);
         let fo2 = fo & !(attacks::file_bits(first, ksq));
-        let behind_first = attacks::line_attacks(Line::Slide, ksq, occ2, fo2).minus(rook_rays);
-        let cannons = mine[PieceKind::Cannon.index()];
-        let mut discoverers = attacks::horse_legs_towards(ksq, mine[PieceKind::Knight.index()]);
-        // (A lone blocker between the two generals is pinned, not a
-        // discoverer: moving it would leave the own general facing.)
-        for sq in second & mine[PieceKind::Rook.index()] {
-            discoverers |= attacks::between(ksq, sq) & occ;
-        }
-        let mut screens = Bitboard::EMPTY;
-        if cannons.is_nonempty() {
-            for sq in first & cannons {
-                screens |= attacks::between(ksq, sq);
-            }
-            // The third pieces along the rays: a cannon there has two
-            // screens, and either may uncover it.
-            for sq in attacks::line_attacks(Line::Cannon, ksq, occ2, fo2) & cannons {
-                discoverers |= attacks::between(ksq, sq) & occ;
-            }
-        }
         CheckSquares {
-            discoverers: discoverers & self.by_color[us.index()],
+            discoverers,
             rook: rook_rays.minus(occ),
-            cannon: behind_first,
+            cannon: attacks::line_attacks(Line::Slide, ksq, occ2, fo2).minus(rook_rays),
             screens,
             horse: attacks::knight_attackers(ksq, occ),
             pawn: attacks::pawn_attackers(us, ksq),
@@ -465,9 +446,11 @@ struct Scope {
 /// ways of `Position::move_gives_check`): a superset of the checking
 /// moves, close to exact, cheap to test per target.
 struct CheckSquares {
-    /// The own pieces whose every move may uncover a check: the only
+    /// The points whose piece uncovers a check by any move: the only
     /// blocker between the other general and an own chariot, either of a
-    /// cannon's two screens, the leg of an own horse aiming at the general.
+    /// cannon's two screens, the leg of an own horse aiming at the general
+    /// (and the only blocker between the two generals, whose moves off
+    /// the file are illegal).
     discoverers: Bitboard,
     /// The empty points from which a chariot attacks the general.
     rook: Bitboard,
