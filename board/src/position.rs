@@ -471,6 +471,42 @@ impl Position {
                 .any(|b| attacks::bishop_moves(b, occ).intersects(target))
     }
 
+    /// The points `by`'s pieces of `kind` attack: those where a piece of
+    /// the other side would be capturable by their movement rules, pins
+    /// ignored, whatever stands there now (a point holding `by`'s own
+    /// piece is one it protects). For a cannon these are the points past
+    /// its screen up to and including the next piece; for the general,
+    /// its palace steps (not the flying-general file). What
+    /// [`Position::is_attacked`] asks of one point, by kind, for every
+    /// point at once.
+    pub fn attacks_by(&self, by: Color, kind: PieceKind) -> Bitboard {
+        let occ = self.occupied();
+        let pieces = self.pieces(by, kind);
+        let each = |f: &dyn Fn(Square) -> Bitboard| pieces.fold(Bitboard::EMPTY, |a, sq| a | f(sq));
+        match kind {
+            PieceKind::Rook => each(&|sq| self.rook_attacks(sq, occ)),
+            // Past the screen: what the chariot would reach from the same
+            // point with its screens lifted, less what it reaches now.
+            PieceKind::Cannon => each(&|sq| {
+                let near = self.rook_attacks(sq, occ);
+                let lifted = occ.minus(near & occ);
+                let fo = attacks::file_mask(lifted, sq.file().index()) as usize;
+                attacks::line_attacks(Line::Rook, sq, lifted, fo).minus(near)
+            }),
+            PieceKind::Knight => each(&|sq| attacks::knight_moves(sq, occ)),
+            PieceKind::Bishop => each(&|sq| attacks::bishop_moves(sq, occ)),
+            PieceKind::Advisor => each(&|sq| attacks::advisor_moves(sq)),
+            PieceKind::Pawn => each(&|sq| attacks::pawn_moves(by, sq)),
+            PieceKind::King => attacks::king_moves(self.kings[by.index()]),
+        }
+    }
+
+    /// A chariot's attacks from `sq` on occupancy `occ` (the board's).
+    fn rook_attacks(&self, sq: Square, occ: Bitboard) -> Bitboard {
+        let file_occ = self.file_occ[sq.file().index()] as usize;
+        attacks::line_attacks(Line::Rook, sq, occ, file_occ)
+    }
+
     /// Attack test on a hypothetical board: `occ` is the occupancy,
     /// `file_occ` that of `sq`'s file, and `removed` squares whose piece
     /// does not count (an attacker just captured, or the general where it

@@ -150,6 +150,17 @@ impl Naive {
             i != sq && probe.cells[i].is_some_and(|p| p.color() == by) && probe.can_move(i, sq)
         })
     }
+
+    /// Whether a piece of `by` of `kind` could capture an enemy piece
+    /// standing on `sq`, whatever stands there now (pins ignored, no
+    /// flying general).
+    fn attacked_by_kind(&self, sq: usize, by: Color, kind: PieceKind) -> bool {
+        let mut probe = self.clone();
+        probe.cells[sq] = Some(Piece::new(!by, PieceKind::Pawn));
+        (0..90).any(|i| {
+            i != sq && probe.cells[i] == Some(Piece::new(by, kind)) && probe.can_move(i, sq)
+        })
+    }
 }
 
 fn sorted(mut v: Vec<Move>) -> Vec<Move> {
@@ -523,6 +534,26 @@ fn attacked_squares_equal_naive_attacks() {
                     "{sq} by {by:?} in {}",
                     pos.fen()
                 );
+            }
+        }
+    }
+}
+
+#[test]
+fn attack_sets_by_kind_equal_naive_attacks() {
+    for pos in random_positions(20, 120) {
+        let naive = Naive::from(&pos);
+        for by in [Color::Red, Color::Black] {
+            for kind in PieceKind::ALL {
+                let set = pos.attacks_by(by, kind);
+                for sq in Square::all() {
+                    assert_eq!(
+                        set.contains(sq),
+                        naive.attacked_by_kind(sq.index(), by, kind),
+                        "{sq} by {by:?} {kind:?} in {}",
+                        pos.fen()
+                    );
+                }
             }
         }
     }
