@@ -4,7 +4,8 @@
 //! The picker generates as late as it can: table moves are tried before
 //! anything is generated, captures are generated before quiet moves, a
 //! capture is asked the static exchange only when its turn comes, and
-//! quiet moves are generated and scored by history only once the captures,
+//! quiet moves are generated and scored (by history, with a bonus for a
+//! threatened piece's escape) only once the captures,
 //! killers and countermove are done, and not at all once the search says
 //! it would prune every one of them (late-move pruning's limit reached).
 //! Quiescence uses the same picker with a capture-only scope.
@@ -35,7 +36,8 @@ pub(crate) enum MoveClass {
     /// A quiet move that refuted a sibling (a killer) or the previous
     /// move (the countermove).
     Refutation,
-    /// Any other non-capture (history order).
+    /// Any other non-capture (history order, threatened pieces' escapes
+    /// first).
     Quiet,
     /// A capture that loses material in the exchange on its square.
     BadCapture,
@@ -69,7 +71,7 @@ enum Stage {
     Killers(usize),
     /// About to generate and score the quiet moves.
     GenerateQuiets,
-    /// Handing out quiet moves by history.
+    /// Handing out quiet moves by history and threats.
     Quiets,
     /// Handing out the captures that lose material, in the same order.
     BadCaptures,
@@ -92,7 +94,8 @@ enum Scope {
 /// table moves (checked for legality) before anything is generated, then
 /// captures that win or break even by the exchange evaluation (by victim
 /// and capture history),
-/// the killers and the countermove, quiet moves by their histories, and
+/// the killers and the countermove, quiet moves by their histories and
+/// the threats they escape, and
 /// the losing captures last. A cut-off by an early stage never pays for
 /// generating, scoring or ordering the later ones.
 pub(crate) struct MovePicker {
@@ -157,8 +160,8 @@ impl MovePicker {
         }
     }
 
-    /// The next move, its class and, for a quiet move, its history score
-    /// (0 for the other classes).
+    /// The next move, its class and, for a quiet move, its order score
+    /// (histories and threat bonus; 0 for the other classes).
     pub(crate) fn next(&mut self, pos: &Position, h: &Histories) -> Option<(Move, MoveClass, i32)> {
         loop {
             match self.stage {

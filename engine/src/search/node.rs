@@ -730,8 +730,9 @@ impl<M: Mode> Search<'_, M> {
     }
 
     /// The late-move reduction of the `searched`-th move at `depth`, before
-    /// clamping. History steers it: a move that often cut elsewhere is
-    /// reduced less, one that failed more. At an expected cut node a late
+    /// clamping. The move's order score steers it: a move that often cut
+    /// elsewhere, or takes a threatened piece to safety, is reduced less,
+    /// one that failed more. At an expected cut node a late
     /// quiet move is reduced more: one of the first moves is expected to
     /// cut, and the later ones matter only if none did.
     fn late_reduction(
