@@ -465,6 +465,20 @@ pub(crate) fn file_bits(set: Bitboard, sq: Square) -> usize {
     m
 }
 
+/// The occupancy `occ` and `sq`'s file occupancy `file_occ` with the
+/// pieces of `first` lifted: given the first blockers seen from `sq`, the
+/// lines from `sq` then run on to the second ones (a cannon's targets
+/// past its screen, the third pieces along the general's rays).
+#[inline]
+pub(crate) fn lift(
+    occ: Bitboard,
+    file_occ: usize,
+    first: Bitboard,
+    sq: Square,
+) -> (Bitboard, usize) {
+    (occ.minus(first), file_occ & !file_bits(first, sq))
+}
+
 /// The bits of `occ` on file `file` as a 10-bit mask (bit = rank), taken
 /// one rank at a time without branches (a full file holds ten pieces).
 #[inline]

@@ -484,14 +484,17 @@ impl Position {
         let pieces = self.pieces(by, kind);
         let each = |f: &dyn Fn(Square) -> Bitboard| pieces.fold(Bitboard::EMPTY, |a, sq| a | f(sq));
         match kind {
-            PieceKind::Rook => each(&|sq| self.rook_attacks(sq, occ)),
-            // Past the screen: what the chariot would reach from the same
+            PieceKind::Rook => each(&|sq| {
+                let fo = self.file_occ[sq.file().index()] as usize;
+                attacks::line_attacks(Line::Rook, sq, occ, fo)
+            }),
+            // Past the screen: what a chariot would reach from the same
             // point with its screens lifted, less what it reaches now.
             PieceKind::Cannon => each(&|sq| {
-                let near = self.rook_attacks(sq, occ);
-                let lifted = occ.minus(near & occ);
-                let fo = attacks::file_mask(lifted, sq.file().index()) as usize;
-                attacks::line_attacks(Line::Rook, sq, lifted, fo).minus(near)
+                let fo = self.file_occ[sq.file().index()] as usize;
+                let near = attacks::line_attacks(Line::Rook, sq, occ, fo);
+                let (occ2, fo2) = attacks::lift(occ, fo, near & occ, sq);
+                attacks::line_attacks(Line::Rook, sq, occ2, fo2).minus(near)
             }),
             PieceKind::Knight => each(&|sq| attacks::knight_moves(sq, occ)),
             PieceKind::Bishop => each(&|sq| attacks::bishop_moves(sq, occ)),
@@ -499,12 +502,6 @@ impl Position {
             PieceKind::Pawn => each(&|sq| attacks::pawn_moves(by, sq)),
             PieceKind::King => attacks::king_moves(self.kings[by.index()]),
         }
-    }
-
-    /// A chariot's attacks from `sq` on occupancy `occ` (the board's).
-    fn rook_attacks(&self, sq: Square, occ: Bitboard) -> Bitboard {
-        let file_occ = self.file_occ[sq.file().index()] as usize;
-        attacks::line_attacks(Line::Rook, sq, occ, file_occ)
     }
 
     /// Attack test on a hypothetical board: `occ` is the occupancy,

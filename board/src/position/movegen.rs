@@ -103,8 +103,7 @@ impl Position {
         if cannons.is_nonempty() {
             // Third pieces along the rays: the second blockers once the
             // first ones are gone.
-            let occ2 = occ.minus(first);
-            let fo2 = fo & !(attacks::file_bits(first, ksq));
+            let (occ2, fo2) = attacks::lift(occ, fo, first, ksq);
             let third = attacks::line_attacks(Line::Cannon, ksq, occ2, fo2);
             for sq in third & cannons {
                 from_mask |= attacks::between(ksq, sq) & occ;
@@ -293,9 +292,7 @@ impl Position {
         let rook_rays = attacks::line_attacks(Line::Rook, ksq, occ, fo);
         // The rays again with the first blockers gone: the empty points
         // behind them reach up to the second blockers.
-        let first = rook_rays & occ;
-        let occ2 = occ.minus(first);
-        let fo2 = fo & !(attacks::file_bits(first, ksq));
+        let (occ2, fo2) = attacks::lift(occ, fo, rook_rays & occ, ksq);
         CheckSquares {
             discoverers,
             rook: rook_rays.minus(occ),
